@@ -1,0 +1,80 @@
+/**
+ * The date formats of SPEC.md §9, in the viewer's local time zone.
+ * Display: 05-MAR-2024; with time: 05-MAR-2024 14:03:09; short: 5-MAR-2024; machine: 2024-03-05.
+ */
+export const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function toDate(value: Date | string | number): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+/** 05-MAR-2024 */
+export function formatDate(value: Date | string | number): string {
+  const d = toDate(value);
+  return `${pad(d.getDate())}-${MONTHS[d.getMonth()]}-${d.getFullYear()}`;
+}
+
+/** 05-MAR-2024 14:03:09 (24-hour clock) */
+export function formatDateTime(value: Date | string | number): string {
+  const d = toDate(value);
+  return `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** 5-MAR-2024: the short form without zero padding. */
+export function formatShortDate(value: Date | string | number): string {
+  const d = toDate(value);
+  return `${d.getDate()}-${MONTHS[d.getMonth()]}-${d.getFullYear()}`;
+}
+
+/** 2024-03-05: the machine form, zero padded. */
+export function formatMachineDate(value: Date | string | number): string {
+  const d = toDate(value);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function localMidnight(year: number, monthIndex: number, day: number): Date | null {
+  const d = new Date(year, monthIndex, day);
+  // Reject 31-FEB and the like instead of letting Date roll over into the next month.
+  return d.getFullYear() === year && d.getMonth() === monthIndex && d.getDate() === day ? d : null;
+}
+
+/** '2024-03-05' → local midnight of that day; null when the text is not a real date. */
+export function parseMachineDate(text: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  return m ? localMidnight(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+}
+
+/** '05-MAR-2024' (any letter case) → local midnight of that day; null when not a real date. */
+export function parseDisplayDate(text: string): Date | null {
+  const m = /^(\d{1,2})-([A-Za-z]{3})-(\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  const month = MONTHS.indexOf(m[2].toUpperCase() as (typeof MONTHS)[number]);
+  return month < 0 ? null : localMidnight(Number(m[3]), month, Number(m[1]));
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/** Relative time text: less than a minute, minutes, hours and minutes, or days (SPEC.md §9). */
+export function formatDuration(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < MINUTE) return 'less than a minute';
+  if (abs < HOUR) return plural(Math.floor(abs / MINUTE), 'minute');
+  if (abs < DAY) {
+    const hours = Math.floor(abs / HOUR);
+    const minutes = Math.floor((abs % HOUR) / MINUTE);
+    return minutes ? `${plural(hours, 'hour')} and ${plural(minutes, 'minute')}` : plural(hours, 'hour');
+  }
+  return plural(Math.floor(abs / DAY), 'day');
+}
+
+/** Days-left display (SPEC.md §5): a dash when 0 or less, 'in 1 day', or 'in N days'. */
+export function formatDaysLeft(daysLeft: number | null | undefined): string {
+  if (daysLeft == null || daysLeft <= 0) return '-';
+  return daysLeft === 1 ? 'in 1 day' : `in ${daysLeft} days`;
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { ACTIONS, applies, assignableRoles, can, SCREENS, type Action, type Actor, type Assignment } from './policy';
+import { ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from './enums';
+
+// SPEC.md §6, written out again here so a slip in policy.ts cannot hide behind itself.
+const TABLE: Record<Action, Role[]> = {
+  read: ['SUPERVISOR', 'ADMINISTRATOR', 'APPROVER', 'ISSUER', 'MEMBER', 'DEVOPS'],
+  'certificate.upload': ['SUPERVISOR', 'ISSUER', 'APPROVER'],
+  'certificate.approve': ['SUPERVISOR', 'APPROVER'],
+  'certificate.revoke': ['SUPERVISOR', 'APPROVER'],
+  'certificate.remove': ['SUPERVISOR', 'APPROVER'],
+  'certificate.editDescription': ['SUPERVISOR', 'APPROVER'],
+  'certificate.acknowledgeExpiry': ['SUPERVISOR', 'ISSUER', 'APPROVER'],
+  'license.request': ['SUPERVISOR', 'ISSUER', 'APPROVER'],
+  'license.approve': ['SUPERVISOR', 'APPROVER'],
+  'license.reject': ['SUPERVISOR', 'APPROVER'],
+  'license.renew': ['SUPERVISOR', 'ISSUER'],
+  'license.acknowledgeExpiry': ['SUPERVISOR', 'ISSUER', 'APPROVER'],
+  'member.ban': ['ADMINISTRATOR', 'SUPERVISOR'],
+  'member.unban': ['ADMINISTRATOR', 'SUPERVISOR'],
+  'member.remove': ['ADMINISTRATOR', 'SUPERVISOR'],
+  'member.save': ['ADMINISTRATOR', 'SUPERVISOR'],
+  'role.assign': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'role.unassign': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'organization.create': ['ADMINISTRATOR', 'SUPERVISOR'],
+  'organization.ban': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'organization.unban': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'organization.save': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'resource.create': ['SUPERVISOR', 'DEVOPS'],
+  'resource.toggleOrganization': ['SUPERVISOR', 'DEVOPS'],
+  'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'admin.secret': ['DEVOPS'],
+  'admin.token': ['SUPERVISOR', 'DEVOPS'],
+};
+
+// A partner P manages customer C; U is unrelated; O is the operator.
+const O = { organization_id: 'O', ancestor_ids: [] };
+const P = { organization_id: 'P', ancestor_ids: ['O'] };
+const C = { organization_id: 'C', ancestor_ids: ['P', 'O'] };
+const U = { organization_id: 'U', ancestor_ids: ['O'] };
+
+function actorWith(organizationId: string, organizationRole: OrganizationRole, role: Role, scope: Scope): Actor {
+  const assignment: Assignment = { organization_id: organizationId, organization_role: organizationRole, role, scope };
+  return { member_id: 'm', organization_id: organizationId, organization_role: organizationRole, roles: [assignment] };
+}
+
+const OWN_SCOPES: Scope[] = ['ORGANIZATION', 'COOPERATION'];
+const MANAGED_SCOPES: Scope[] = ['MANAGED', 'COOPERATION'];
+const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.grant', 'admin.secret', 'admin.token'];
+
+describe('policy: every action × role × scope × relation (partner actor)', () => {
+  for (const action of Object.keys(TABLE) as Action[]) {
+    for (const role of ROLES) {
+      for (const scope of SCOPES) {
+        const actor = actorWith('P', 'PARTNER', role, scope);
+        const listed = TABLE[action].includes(role) && !OPERATOR_ONLY.includes(action);
+        it(`${action} as ${role}/${scope}`, () => {
+          expect(can(actor, action, P), 'own organization').toBe(listed && OWN_SCOPES.includes(scope));
+          expect(can(actor, action, C), 'managed organization').toBe(listed && MANAGED_SCOPES.includes(scope));
+          expect(can(actor, action, U), 'unrelated organization').toBe(false);
+          expect(can(actor, action, O), 'its parent').toBe(false);
+        });
+      }
+    }
+  }
+});
+
+describe('policy: operator staff', () => {
+  it('reach every organization with MANAGED or COOPERATION scope, only their own with ORGANIZATION', () => {
+    for (const target of [P, C, U]) {
+      expect(can(actorWith('O', 'OPERATOR', 'APPROVER', 'COOPERATION'), 'certificate.approve', target)).toBe(true);
+      expect(can(actorWith('O', 'OPERATOR', 'APPROVER', 'MANAGED'), 'certificate.approve', target)).toBe(true);
+      expect(can(actorWith('O', 'OPERATOR', 'APPROVER', 'ORGANIZATION'), 'certificate.approve', target)).toBe(false);
+    }
+    expect(can(actorWith('O', 'OPERATOR', 'APPROVER', 'MANAGED'), 'certificate.approve', O)).toBe(false);
+  });
+
+  it('create resources as SUPERVISOR or DEVOPS; grant them as SUPERVISOR or ADMINISTRATOR but not with MANAGED scope', () => {
+    expect(can(actorWith('O', 'OPERATOR', 'DEVOPS', 'COOPERATION'), 'resource.create', O)).toBe(true);
+    expect(can(actorWith('O', 'OPERATOR', 'ADMINISTRATOR', 'COOPERATION'), 'resource.create', O)).toBe(false);
+    expect(can(actorWith('O', 'OPERATOR', 'ADMINISTRATOR', 'ORGANIZATION'), 'resource.grant', O)).toBe(true);
+    expect(can(actorWith('O', 'OPERATOR', 'ADMINISTRATOR', 'MANAGED'), 'resource.grant', O)).toBe(false);
+    expect(can(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'), 'resource.grant', P)).toBe(false);
+  });
+
+  it('provide the master secret as DEVOPS only, and make tokens as SUPERVISOR or DEVOPS, of the operator', () => {
+    for (const role of ROLES) {
+      for (const scope of OWN_SCOPES) {
+        const operator = actorWith('O', 'OPERATOR', role, scope);
+        expect(can(operator, 'admin.secret', O), `${role}/${scope}`).toBe(role === 'DEVOPS');
+        expect(can(operator, 'admin.token', O), `${role}/${scope}`).toBe(role === 'SUPERVISOR' || role === 'DEVOPS');
+        expect(can(actorWith('P', 'PARTNER', role, scope), 'admin.secret', P)).toBe(false);
+        expect(can(actorWith('P', 'PARTNER', role, scope), 'admin.token', P)).toBe(false);
+      }
+    }
+  });
+});
+
+describe('policy: applies and nobody', () => {
+  it('needs an actor', () => {
+    expect(can(null, 'read', O)).toBe(false);
+  });
+  it('applies a customer role only to the customer itself', () => {
+    const a: Assignment = { organization_id: 'C', organization_role: 'CUSTOMER', role: 'ISSUER', scope: 'COOPERATION' };
+    expect(applies(a, C)).toBe(true);
+    expect(applies(a, P)).toBe(false);
+  });
+  it('lists the same roles per action as SPEC.md §6', () => {
+    for (const action of Object.keys(TABLE) as Action[]) expect([...ACTIONS[action]].sort()).toEqual([...TABLE[action]].sort());
+  });
+});
+
+describe('screens (SPEC.md §2)', () => {
+  it('shows Admin to SUPERVISOR, ADMINISTRATOR and DEVOPS only', () => {
+    for (const role of ROLES) {
+      expect(SCREENS.admin(actorWith('P', 'PARTNER', role, 'ORGANIZATION'))).toBe(['SUPERVISOR', 'ADMINISTRATOR', 'DEVOPS'].includes(role));
+    }
+  });
+  it('keeps token, secret and piston screens to the operator organization', () => {
+    expect(SCREENS.token(actorWith('O', 'OPERATOR', 'DEVOPS', 'COOPERATION'))).toBe(true);
+    expect(SCREENS.token(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'))).toBe(false);
+    expect(SCREENS.secret(actorWith('O', 'OPERATOR', 'SUPERVISOR', 'COOPERATION'))).toBe(false);
+    expect(SCREENS.piston(actorWith('O', 'OPERATOR', 'DEVOPS', 'ORGANIZATION'))).toBe(true);
+    expect(SCREENS.resources(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'))).toBe(false);
+    expect(SCREENS.resources(actorWith('O', 'OPERATOR', 'MEMBER', 'ORGANIZATION'))).toBe(true);
+  });
+  it('offers Approver, Supervisor and Devops only to operator members', () => {
+    expect(assignableRoles('CUSTOMER')).toEqual(['ADMINISTRATOR', 'ISSUER', 'MEMBER']);
+    expect(assignableRoles('OPERATOR')).toEqual(expect.arrayContaining(['APPROVER', 'SUPERVISOR', 'DEVOPS']));
+  });
+});

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ROLES, SCOPES } from '../enums';
+import { paging } from './lists';
+import { optionalText } from './organization';
+
+/** A role assignment of a member, in whichever organization it belongs to (SPEC.md §3). */
+export const memberRoleSchema = z.object({
+  organization_id: z.string(),
+  organization_name: z.string(),
+  role: z.enum(ROLES),
+  scope: z.enum(SCOPES),
+});
+export type MemberRole = z.infer<typeof memberRoleSchema>;
+
+/** SPEC.md §3 "Member". `roles` lists the assignments in organizations the caller can read. */
+export const memberSchema = z.object({
+  member_id: z.string(),
+  name: z.string(),
+  given_name: z.string().nullable(),
+  family_name: z.string().nullable(),
+  job_role: z.string().nullable(),
+  member_email: z.string(),
+  mobile_phone: z.string().nullable(),
+  office_phone: z.string().nullable(),
+  address: z.string().nullable(),
+  date_member_banned: z.string().nullable(),
+  ban_note: z.string().nullable(),
+  organization_id: z.string(),
+  organization_name: z.string(),
+  roles: z.array(memberRoleSchema),
+});
+export type Member = z.infer<typeof memberSchema>;
+
+/** GET .../members?filter and GET /api/members?filter: name or email contains the text. */
+export const memberListQuery = z.object({
+  filter: z.string().max(200).optional(),
+  ...paging,
+});
+export type MemberListQuery = z.infer<typeof memberListQuery>;
+
+// Digits with the usual separators, an optional leading + and an optional extension ("x12", "ext. 12").
+const PHONE = /^\+?[0-9()./\s-]*(?:(?:x|ext\.?)\s*[0-9]+)?$/i;
+const phone = z
+  .string()
+  .max(50, 'at most 50 characters')
+  .regex(PHONE, 'digits, spaces, + ( ) . / - and an optional extension')
+  .transform((s) => s.trim() || null)
+  .nullable()
+  .optional();
+
+/**
+ * PUT .../members/{memberId}: the member as GET returns it; fields left out stay as they are.
+ * `member_email` is read-only: it may be sent back unchanged, a different one is refused.
+ */
+export const memberUpdateSchema = z.object({
+  name: z.string().trim().min(1, 'required').max(200, 'at most 200 characters').optional(),
+  given_name: optionalText(100),
+  family_name: optionalText(100),
+  job_role: optionalText(200),
+  mobile_phone: phone,
+  office_phone: phone,
+  address: optionalText(1000),
+  member_email: z.string().max(320).optional(),
+});
+export type MemberUpdate = z.output<typeof memberUpdateSchema>;
+
+/** POST .../roles/assign?role&scope: both are required (SPEC.md §5). */
+export const assignQuery = z.object({ role: z.enum(ROLES), scope: z.enum(SCOPES) });
+export const unassignQuery = z.object({ role: z.enum(ROLES) });
+
+/** GET .../members/{memberId}/status?email: the member's own email when none is given. */
+export const statusQuery = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(320, 'at most 320 characters')
+    .regex(/^[^\s@]+@[^\s@]+$/, 'an email address')
+    .optional(),
+});
+
+export const SIGN_IN_STATUSES = ['MEMBER', 'TRUSTED_DOMAIN', 'BANNED_MEMBER', 'BANNED_ORGANIZATION', 'AMBIGUOUS_DOMAIN', 'UNKNOWN'] as const;
+
+/** Whether and how a person with this email can sign in, in words for the notification. */
+export const memberStatusSchema = z.object({
+  email: z.string(),
+  status: z.enum(SIGN_IN_STATUSES),
+  can_sign_in: z.boolean(),
+  /** The organization they are in or would join; null when unknown or not readable by the caller. */
+  organization_name: z.string().nullable(),
+  message: z.string(),
+  severity: z.enum(['INFO', 'WARNING']),
+});
+export type MemberStatus = z.infer<typeof memberStatusSchema>;

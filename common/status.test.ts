@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { daysLeft, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseDates } from './status';
+
+// Every case is written as instants (UTC). The functions must answer the same on a machine in
+// Europe/Berlin, in Pacific/Kiritimati (UTC+14) or in UTC; `npm run test:unit` runs under any TZ.
+const at = (iso: string) => new Date(iso);
+const HOUR = 3_600_000;
+
+function license(overrides: Partial<LicenseDates> = {}): LicenseDates {
+  return {
+    date_valid_from: '2026-03-01T00:00:00.000Z',
+    date_valid_until: '2026-03-21T00:00:00.000Z',
+    date_approved: null,
+    date_rejected: null,
+    date_expiry_acknowledged: null,
+    extended_by: null,
+    ...overrides,
+  };
+}
+const approved = (overrides: Partial<LicenseDates> = {}) => license({ date_approved: '2026-02-28T12:00:00.000Z', ...overrides });
+
+describe('licenseValidUntil and startOfUtcDay', () => {
+  it('adds whole days of 24 hours, across month ends and leap days', () => {
+    expect(licenseValidUntil('2026-01-31T00:00:00.000Z', 30)).toBe('2026-03-02T00:00:00.000Z');
+    expect(licenseValidUntil('2028-01-31T00:00:00.000Z', 30)).toBe('2028-03-01T00:00:00.000Z');
+    expect(licenseValidUntil('2026-12-31T00:00:00.000Z', 1)).toBe('2027-01-01T00:00:00.000Z');
+    expect(licenseValidUntil('2026-03-01T00:00:00.000Z', 3650)).toBe('2036-02-27T00:00:00.000Z');
+  });
+
+  it('keeps a Berlin local midnight across the spring DST change as the same instant plus 24 h per day', () => {
+    // 29-MAR-2026 00:00 in Berlin (CET, +01:00) is 28-MAR 23:00Z; Berlin moves to +02:00 that night.
+    const until = licenseValidUntil('2026-03-28T23:00:00.000Z', 2);
+    expect(until).toBe('2026-03-30T23:00:00.000Z');
+    // That is 31-MAR 01:00 in Berlin: still the 31st, the day the exclusive end falls on.
+    expect(new Date(until).getTime() - new Date('2026-03-28T23:00:00.000Z').getTime()).toBe(48 * HOUR);
+  });
+
+  it('takes the UTC day, whatever the local zone says', () => {
+    expect(startOfUtcDay(at('2026-03-29T00:30:00+02:00')).toISOString()).toBe('2026-03-28T00:00:00.000Z');
+    expect(startOfUtcDay(at('2026-10-25T23:59:59.999Z')).toISOString()).toBe('2026-10-25T00:00:00.000Z');
+    expect(startOfUtcDay(at('2026-02-28T00:00:00.000Z')).toISOString()).toBe('2026-02-28T00:00:00.000Z');
+  });
+});
+
+describe('daysLeft', () => {
+  const until = '2026-03-21T00:00:00.000Z';
+  it.each([
+    ['2026-03-01T00:00:00.000Z', 20],
+    ['2026-03-20T00:00:00.001Z', 1],
+    ['2026-03-20T23:59:59.999Z', 1],
+    ['2026-03-21T00:00:00.000Z', -1],
+    ['2026-03-22T00:00:00.000Z', -1],
+    ['2026-03-22T00:00:00.001Z', -2],
+  ])('at %s is %i', (now, expected) => {
+    expect(daysLeft(until, at(now))).toBe(expected);
+  });
+
+  it('counts the hours across the autumn DST change, not calendar days of a zone', () => {
+    // Berlin leaves summer time on 25-OCT-2026 at 03:00 (+02:00 → +01:00): the local day has 25 hours.
+    const berlinMidnight26 = '2026-10-25T23:00:00.000Z';
+    expect(daysLeft(berlinMidnight26, at('2026-10-24T22:00:00.000Z'))).toBe(2); // 25 h left
+    expect(daysLeft(berlinMidnight26, at('2026-10-24T23:00:00.000Z'))).toBe(1); // exactly 24 h left
+  });
+});
+
+describe('licenseStatus', () => {
+  it('shows a request as Not approved, editable, approvable and rejectable, without a key', () => {
+    const s = licenseStatus(license(), at('2026-03-05T00:00:00Z'));
+    expect(s.badges).toEqual(['NOT_APPROVED']);
+    expect(s).toMatchObject({ approval: 'NOT_APPROVED', can_edit: true, can_approve: true, can_reject: true, can_renew: false, can_acknowledge_expiry: false, has_license_key: false });
+  });
+
+  it('shows a request whose window has passed as Not approved and Expired; it can still be approved (with new dates)', () => {
+    const s = licenseStatus(license(), at('2026-04-01T00:00:00Z'));
+    expect(s.badges).toEqual(['NOT_APPROVED', 'EXPIRED']);
+    expect(s.can_approve).toBe(true);
+  });
+
+  it('shows Rejected alone, and allows nothing', () => {
+    for (const now of ['2026-03-05T00:00:00Z', '2026-05-01T00:00:00Z']) {
+      const s = licenseStatus(license({ date_rejected: '2026-03-02T00:00:00Z' }), at(now));
+      expect(s.badges).toEqual(['REJECTED']);
+      expect([s.can_edit, s.can_approve, s.can_reject, s.can_renew, s.can_acknowledge_expiry, s.has_license_key]).toEqual([false, false, false, false, false, false]);
+    }
+  });
+
+  it('moves an approved license from Approved to Valid to Expired at the exact instants', () => {
+    const l = approved();
+    expect(licenseStatus(l, at('2026-02-28T23:59:59.999Z')).badges).toEqual(['APPROVED']);
+    expect(licenseStatus(l, at('2026-03-01T00:00:00.000Z')).badges).toEqual(['VALID']);
+    expect(licenseStatus(l, at('2026-03-20T23:59:59.999Z')).badges).toEqual(['VALID']);
+    const expired = licenseStatus(l, at('2026-03-21T00:00:00.000Z'));
+    expect(expired.badges).toEqual(['EXPIRED']);
+    expect(expired).toMatchObject({ days_left: -1, can_renew: true, can_acknowledge_expiry: true, pending_acknowledgement: true, has_license_key: true, can_edit: false });
+  });
+
+  it(`opens renewal in the last ${RENEWAL_WINDOW_DAYS} days of an approved license that has started`, () => {
+    const l = approved();
+    expect(licenseStatus(l, at('2026-03-13T23:59:59.999Z')).can_renew).toBe(false); // 8 days left
+    expect(licenseStatus(l, at('2026-03-14T00:00:00.000Z')).can_renew).toBe(true); // 7 days left
+    expect(licenseStatus(l, at('2026-03-14T00:00:00.000Z')).can_acknowledge_expiry).toBe(false);
+    // A five-day license approved ahead of its start has fewer than 7 days left but is not yet in force.
+    const short = approved({ date_valid_from: '2026-03-10T00:00:00Z', date_valid_until: '2026-03-15T00:00:00Z' });
+    expect(licenseStatus(short, at('2026-03-09T00:00:00Z')).can_renew).toBe(false);
+    expect(licenseStatus(short, at('2026-03-10T00:00:00Z')).can_renew).toBe(true);
+  });
+
+  it('shows Extension requested until the successor is approved, then Extended; neither renews nor acknowledges again', () => {
+    const now = at('2026-04-01T00:00:00Z');
+    const requested = licenseStatus(approved({ extended_by: { date_approved: null } }), now);
+    expect(requested.badges).toEqual(['EXPIRED', 'EXTENSION_REQUESTED']);
+    expect([requested.can_renew, requested.can_acknowledge_expiry, requested.pending_acknowledgement]).toEqual([false, false, false]);
+    const extended = licenseStatus(approved({ extended_by: { date_approved: '2026-03-25T00:00:00Z' } }), now);
+    expect(extended.badges).toEqual(['EXPIRED', 'EXTENDED']);
+    expect(extended.can_renew).toBe(false);
+    // Renewed ahead of expiry: still Valid while the successor waits.
+    expect(licenseStatus(approved({ extended_by: { date_approved: null } }), at('2026-03-18T00:00:00Z')).badges).toEqual(['VALID', 'EXTENSION_REQUESTED']);
+  });
+
+  it('shows Expiry acknowledged and closes renewal and acknowledgement', () => {
+    const s = licenseStatus(approved({ date_expiry_acknowledged: '2026-03-22T00:00:00Z' }), at('2026-04-01T00:00:00Z'));
+    expect(s.badges).toEqual(['EXPIRED', 'EXPIRY_ACKNOWLEDGED']);
+    expect([s.can_renew, s.can_acknowledge_expiry, s.pending_acknowledgement]).toEqual([false, false, false]);
+  });
+
+  it('answers the same for the same instant written in different zones (no dependence on the machine zone)', () => {
+    const berlin = approved({ date_valid_from: '2026-03-29T00:00:00+01:00', date_valid_until: '2026-03-30T00:00:00+02:00' });
+    const utc = approved({ date_valid_from: '2026-03-28T23:00:00Z', date_valid_until: '2026-03-29T22:00:00Z' });
+    for (const now of ['2026-03-28T22:59:59Z', '2026-03-28T23:00:00Z', '2026-03-29T21:59:59Z', '2026-03-29T22:00:00Z']) {
+      expect(licenseStatus(berlin, at(now))).toEqual(licenseStatus(utc, at(now)));
+    }
+    // The 29th in Berlin has 23 hours; the window [from, until) is exactly those.
+    expect(licenseStatus(utc, at('2026-03-29T21:59:59.999Z')).badges).toEqual(['VALID']);
+    expect(licenseStatus(utc, at('2026-03-29T22:00:00.000Z')).badges).toEqual(['EXPIRED']);
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * Certificates end to end (SPEC.md §2): upload by an issuer, read-only for a member, approve,
+ * revoke and remove by the operator's approver, the filters on the demo seed, a refused upload,
+ * the admin list. Set SHOTS_DIR to also save screenshots of the three screens at two widths.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { makeCertificate } from '../scripts/make-certificate';
+import { expectAccessible, organizationIdOf, signInToCertificates } from './support';
+
+const DAY = 86_400_000;
+const SHOTS_DIR = process.env.SHOTS_DIR;
+
+async function shoot(page: Page, name: string) {
+  if (!SHOTS_DIR) return;
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+async function filterByDn(page: Page, text: string) {
+  await page.getByLabel('Filter by DN').fill(text);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]name=${encodeURIComponent(text)}`));
+}
+
+async function openContosoAsApprover(page: Page) {
+  await signInToCertificates(page, 'approver@operator.example');
+  await page.getByRole('combobox', { name: 'Organization' }).click();
+  await page.getByRole('option', { name: 'Contoso' }).click();
+  await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
+  await expect(row(page, 'CN=gw-berlin.')).toHaveCount(1);
+}
+
+test.describe('a certificate from upload to removal', () => {
+  test.describe.configure({ mode: 'serial' });
+
+  // A DN with a space, a slash and a non-ASCII letter: it must survive the URL both ways.
+  const cn = `e2e-${Date.now()}`;
+  const dn = `CN=${cn} Prüfstand.contoso.example,OU=E2E / Tests,O=Contoso,C=DE`;
+
+  test('an issuer uploads it and sees it Not approved', async ({ page }) => {
+    const { pem } = await makeCertificate({
+      subject: `C=DE, O=Contoso, OU=E2E / Tests, CN=${cn} Prüfstand.contoso.example`,
+      notBefore: new Date(Date.now() - DAY),
+      notAfter: new Date(Date.now() + 90 * DAY),
+    });
+    await signInToCertificates(page, 'issuer@contoso.example');
+    await page.getByRole('link', { name: 'Upload certificate' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Upload certificate' })).toBeVisible();
+    await expect(page.getByLabel('Certificate', { exact: true })).toHaveAttribute('rows', '30');
+    await expectAccessible(page);
+    await shoot(page, 'upload');
+
+    await page.getByLabel('Description', { exact: true }).fill('End-to-end test gateway');
+    await page.getByLabel('Certificate', { exact: true }).fill(pem);
+    await page.getByRole('button', { name: 'Upload certificate' }).click();
+
+    await expect(toast(page, `Certificate ${dn} uploaded.`)).toBeVisible();
+    await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates$/);
+    await filterByDn(page, cn);
+    const uploaded = row(page, cn);
+    await expect(uploaded).toHaveCount(1);
+    await expect(uploaded).toContainText('Not approved');
+    await expect(uploaded).toContainText('Valid');
+    await expect(uploaded).toContainText('End-to-end test gateway');
+    await expect(uploaded).toContainText('Isla Contoso');
+
+    // Its details open from the list, with the DN as heading.
+    await uploaded.getByRole('link', { name: dn }).click();
+    await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
+    // An issuer may not approve, revoke or remove, nor edit the description.
+    await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Update' })).toHaveCount(0);
+  });
+
+  test('a member sees it but can change nothing', async ({ page }) => {
+    await signInToCertificates(page, 'member@contoso.example');
+    await expect(page.getByRole('link', { name: 'Upload certificate' })).toHaveCount(0);
+    await filterByDn(page, cn);
+    await row(page, cn).getByRole('link', { name: dn }).click();
+    await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
+    await expect(page.getByText('End-to-end test gateway')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Description' })).toHaveCount(0);
+    for (const name of ['Remove', 'Acknowledge expiry', 'Revoke', 'Approve', 'Update']) {
+      await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
+    }
+    await expectAccessible(page);
+  });
+
+  test('the approver of the operator approves, revokes and removes it', async ({ page }) => {
+    await openContosoAsApprover(page);
+    // Opened directly: there is no page of the app to go back to, so the action ends on the list.
+    const list = `/organizations/${organizationIdOf(page)}/certificates`;
+    await page.goto(`${list}/${encodeURIComponent(dn)}`);
+    await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
+    // Not approved: Approve and Revoke; not Remove (only revoked) nor Acknowledge (only approved).
+    await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Revoke' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Remove' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Acknowledge expiry' })).toHaveCount(0);
+
+    // The description is editable for an approver.
+    const description = page.getByRole('textbox', { name: 'Description' });
+    await description.fill('Approved in the end-to-end test');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(toast(page, 'Description updated.')).toBeVisible();
+    await expect(description).toHaveValue('Approved in the end-to-end test');
+
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect(toast(page, 'Certificate approved.')).toBeVisible();
+    await expect(page).toHaveURL(list);
+    await filterByDn(page, cn);
+    await expect(row(page, cn)).toContainText('Approved');
+    await expect(row(page, cn)).toContainText('Approved in the end-to-end test');
+
+    // Opened from the list, an action goes back one page: the filtered list.
+    await row(page, cn).getByRole('link', { name: dn }).click();
+    await expect(page.getByText('April Approver', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke certificate?' });
+    await expect(revoke).toBeVisible();
+    await expectAccessible(page);
+    await revoke.getByRole('button', { name: 'Revoke' }).click();
+    await expect(toast(page, 'Certificate revoked.')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/certificates\\?name=${cn}$`));
+    await expect(row(page, cn)).toContainText('Revoked');
+
+    await row(page, cn).getByRole('link', { name: dn }).click();
+    await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+    // Cancel leaves it as it is.
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog', { name: 'Remove certificate?' }).getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog', { name: 'Remove certificate?' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(toast(page, 'Certificate removed.')).toBeVisible();
+    await expect(page.getByText('No certificates found.')).toBeVisible();
+  });
+});
+
+test.describe('the certificate list', () => {
+  const SEED = ['gw-hamburg', 'gw-berlin', 'gw-munich', 'lab-old', 'lab-leaked'];
+
+  async function expectRows(page: Page, shown: string[]) {
+    for (const name of SEED) await expect(row(page, `CN=${name}.`)).toHaveCount(shown.includes(name) ? 1 : 0);
+  }
+
+  test('shows the badges, and the toggles and the DN filter narrow it', async ({ page }) => {
+    await signInToCertificates(page, 'issuer@contoso.example');
+    await expectRows(page, SEED);
+    await expect(row(page, 'CN=gw-hamburg.')).toContainText('Not approved');
+    await expect(row(page, 'CN=gw-berlin.')).toContainText('Approved');
+    await expect(row(page, 'CN=gw-berlin.')).toContainText('Valid');
+    await expect(row(page, 'CN=gw-munich.')).toContainText('Not valid');
+    await expect(row(page, 'CN=lab-old.')).toContainText('Expiry acknowledged');
+    await expect(row(page, 'CN=lab-leaked.')).toContainText('Revoked');
+    await expectAccessible(page);
+    await shoot(page, 'list');
+
+    const hideExpired = page.getByRole('button', { name: 'Hide expired' });
+    const hideRequests = page.getByRole('button', { name: 'Hide requests' });
+    const hideValid = page.getByRole('button', { name: 'Hide valid' });
+    await expect(hideExpired).toHaveAttribute('aria-pressed', 'false');
+
+    await hideExpired.click();
+    await expect(hideExpired).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/hideExpired=true/);
+    await expectRows(page, ['gw-hamburg', 'gw-berlin', 'lab-leaked']);
+
+    await hideRequests.click();
+    await expectRows(page, ['gw-berlin', 'lab-leaked']);
+
+    await hideValid.click();
+    await expectRows(page, []);
+
+    // The filters are in the URL: a reload keeps them, Back undoes the last one.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Hide valid' })).toHaveAttribute('aria-pressed', 'true');
+    await expectRows(page, []);
+    await page.goBack();
+    await expect(page.getByRole('button', { name: 'Hide valid' })).toHaveAttribute('aria-pressed', 'false');
+    await expectRows(page, ['gw-berlin', 'lab-leaked']);
+
+    // The DN filter: applied with Enter, and with the Filter button.
+    await page.getByRole('button', { name: 'Hide requests' }).click();
+    await page.getByRole('button', { name: 'Hide expired' }).click();
+    await page.getByLabel('Filter by DN').fill('OU=Gateways');
+    await page.getByLabel('Filter by DN').press('Enter');
+    await expectRows(page, ['gw-hamburg', 'gw-berlin', 'gw-munich']);
+    await filterByDn(page, 'munich');
+    await expectRows(page, ['gw-munich']);
+    await filterByDn(page, 'no-such-certificate');
+    await expect(page.getByText('No certificates found.')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByLabel('Filter by DN')).toHaveValue('munich');
+    await expectRows(page, ['gw-munich']);
+  });
+
+  test('an upload that is no certificate shows the server message and stores nothing', async ({ page }) => {
+    await signInToCertificates(page, 'issuer@contoso.example');
+    const list = page.url();
+    await page.getByRole('link', { name: 'Upload certificate' }).click();
+    const marker = `garbage ${Date.now()}`;
+    await page.getByLabel('Description', { exact: true }).fill(marker);
+    await page.getByLabel('Certificate', { exact: true }).fill('this is not a certificate');
+    await page.getByRole('button', { name: 'Upload certificate' }).click();
+    await expect(toast(page, /PEM form/)).toBeVisible();
+    await expect(page).toHaveURL(/\/certificates\/upload$/);
+    await expect(page.getByLabel('Certificate', { exact: true })).toHaveValue('this is not a certificate');
+    await expect(page.getByLabel('Description', { exact: true })).toHaveValue(marker);
+
+    await page.goto(list);
+    await expect(row(page, 'CN=gw-berlin.')).toHaveCount(1);
+    await expect(page.getByText(marker)).toHaveCount(0);
+  });
+
+  test('details of an approved certificate show its data and the approver actions', async ({ page }) => {
+    await openContosoAsApprover(page);
+    const organizationId = organizationIdOf(page);
+    await row(page, 'CN=gw-berlin.').getByRole('link').click();
+    const dn = 'CN=gw-berlin.contoso.example,OU=Gateways,O=Contoso,C=DE';
+    await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
+    await expect(page).toHaveURL(`/organizations/${organizationId}/certificates/${encodeURIComponent(dn)}`);
+    for (const label of ['Valid from', 'Valid to', 'Approved on', 'Approved by', 'Owner', 'Serial number', 'Algorithm', 'Version', 'Signature']) {
+      await expect(page.getByText(label, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByText('ecdsa-with-SHA256')).toBeVisible();
+    await expect(page.getByLabel('Certificate PEM')).toHaveValue(/^-----BEGIN CERTIFICATE-----/);
+    for (const name of ['Acknowledge expiry', 'Revoke']) await expect(page.getByRole('button', { name })).toBeVisible();
+    for (const name of ['Approve', 'Remove']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+    await expectAccessible(page);
+    await shoot(page, 'details');
+  });
+
+  test('the admin list spans organizations and opens organization-scoped details', async ({ page }) => {
+    await signInToCertificates(page, 'supervisor@operator.example');
+    await page.goto('/admin/certificates');
+    await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
+    await expect(row(page, 'CN=edge-1.')).toContainText('Northwind Networks');
+    await expect(row(page, 'CN=gw-berlin.')).toContainText('Contoso');
+    await expect(page.getByRole('link', { name: 'Upload certificate' })).toHaveCount(0);
+    await expectAccessible(page);
+    await shoot(page, 'admin-list');
+    await row(page, 'CN=edge-1.').getByRole('link').click();
+    await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates\/CN%3Dedge-1/);
+    await expect(page.getByRole('heading', { level: 1, name: /^CN=edge-1\.northwind\.example/ })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Northwind Networks');
+  });
+});

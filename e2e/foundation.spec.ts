@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessible, organizationIdOf, signIn, signInToCertificates } from './support';
+
+test.describe('sign-in lands where SPEC.md says', () => {
+  for (const [email, organization] of [
+    ['supervisor@operator.example', 'Operator'],
+    ['admin@operator.example', 'Operator'],
+    ['approver@operator.example', 'Operator'],
+    ['devops@operator.example', 'Operator'],
+    ['admin@northwind.example', 'Northwind Networks'],
+    ['issuer@northwind.example', 'Northwind Networks'],
+    ['issuer@contoso.example', 'Contoso'],
+    ['member@contoso.example', 'Contoso'],
+  ] as const) {
+    test(`${email} lands on the Certificates of ${organization}`, async ({ page }) => {
+      await signInToCertificates(page, email);
+      await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue(organization);
+    });
+  }
+
+  test('a newcomer of a trusted domain joins Contoso', async ({ page }) => {
+    await signInToCertificates(page, 'newcomer@contoso.example');
+    await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
+  });
+
+  test('a stranger lands on the unknown-organization screen', async ({ page }) => {
+    await signIn(page, 'stranger@unknown.example');
+    await expect(page).toHaveURL(/\/auth\/welcome$/);
+    await expect(page.getByText(/not allowed to sign up/i)).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('a member of a banned organization lands on the access error', async ({ page }) => {
+    await signIn(page, 'member@fabrikam.example');
+    await expect(page).toHaveURL(/\/access-error$/);
+    await expect(page.getByText('Our apologies! You have no access to the portal services')).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('a wrong password is refused on the login page', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('issuer@contoso.example');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Email or password is wrong.');
+    await expectAccessible(page);
+  });
+});
+
+test.describe('the shell', () => {
+  test('shows Admin only to SUPERVISOR, ADMINISTRATOR and DEVOPS', async ({ page }) => {
+    await signInToCertificates(page, 'issuer@contoso.example');
+    await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+    await expect(page.getByRole('banner')).toContainText('[Isla Contoso]');
+    await expectAccessible(page);
+  });
+
+  test('switching organization rewrites the URL and keeps the screen', async ({ page }) => {
+    await signInToCertificates(page, 'supervisor@operator.example');
+    await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
+    const before = organizationIdOf(page);
+    await page.getByRole('combobox', { name: 'Organization' }).click();
+    await page.getByRole('option', { name: 'Contoso' }).click();
+    await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates$/);
+    expect(organizationIdOf(page)).not.toBe(before);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await expect(page).toHaveURL(new RegExp(`/organizations/${organizationIdOf(page)}/members$`));
+    // The choice survives a reload (kept in browser storage).
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
+  });
+
+  test('the admin area opens on pending tasks for a supervisor', async ({ page }) => {
+    await signInToCertificates(page, 'supervisor@operator.example');
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await expect(page).toHaveURL(/\/admin\/pending-tasks$/);
+    await expectAccessible(page);
+  });
+
+  test('Self-Service and Release Notes are reachable from the header', async ({ page }) => {
+    await signInToCertificates(page, 'admin@northwind.example');
+    await page.getByRole('link', { name: 'Release Notes' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Release Notes' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Self-Service', exact: true }).click();
+    await expect(page).toHaveURL(/\/organizations$/);
+    await expect(page.getByRole('main')).toContainText('Contoso');
+    await expectAccessible(page);
+  });
+
+  test('logout returns to the Welcome screen', async ({ page }) => {
+    await signInToCertificates(page, 'member@contoso.example');
+    await page.getByRole('link', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('an unknown path shows Page not found', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(page.getByText('Page not found')).toBeVisible();
+    await expectAccessible(page);
+  });
+});

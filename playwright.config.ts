@@ -1,0 +1,39 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium through the real sign-in. The portal runs on its own
+ * port with a fresh data folder, so every run starts from the demo data.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+export const BASE_URL = `http://localhost:${PORT}`;
+// scripts/e2e.mjs makes a fresh folder per run; a direct `playwright test` uses ./data/e2e.
+const DATA_DIR = process.env.E2E_DATA_DIR ?? './data/e2e';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // The specs share one server and its data; each works on records of its own.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node --import tsx server/main.ts',
+    url: `${BASE_URL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { PORT: String(PORT), PUBLIC_URL: BASE_URL, DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...(process.env.WEB_ROOT ? { WEB_ROOT: process.env.WEB_ROOT } : {}) },
+  },
+});

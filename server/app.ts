@@ -1,0 +1,137 @@
+/**
+ * Builds the Fastify instance: plugins first, then the auth hook, then each module's routes.
+ * No business logic lives here.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { createLocalJWKSet } from 'jose';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
+import { loadProviderKeys } from './auth/idp/keys';
+import { registerAuth } from './auth/hook';
+import { errorHandler } from './http/error-handler';
+import { registerOperations } from './http/operations';
+import { registerWebApp } from './http/web-app';
+import { builtInProvider } from './auth/idp/provider';
+import { profileRoutes } from './modules/profile/routes';
+import { organizationRoutes } from './modules/organizations/routes';
+import { certificateRoutes } from './modules/certificates/routes';
+import { pendingRoutes } from './modules/pending/routes';
+import { licenseRoutes } from './modules/licenses/routes';
+import { secretRoutes } from './modules/admin/secret-routes';
+import { MasterSecret, provideSecretFromFile } from './modules/admin/master-secret';
+import { memberRoutes } from './modules/members/routes';
+import { journalRoutes } from './modules/audit/routes';
+import { resourceRoutes } from './modules/resources/routes';
+import { pistonRoutes } from './modules/piston/routes';
+import { tokenRoutes } from './modules/tokens/routes';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** The clock; tests pass one they can move. */
+  now?: () => Date;
+  /** Replaces token verification (tests of an external provider). */
+  verifier?: TokenVerifier;
+  logger?: boolean | object;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+    now: () => Date;
+  }
+}
+
+export type App = FastifyInstance;
+
+async function makeVerifier(config: Config, db: Db): Promise<TokenVerifier> {
+  if (!config.oidc.builtIn) return discoverVerifier(config.oidc.issuer, config.oidc.audience);
+  const { publicJwks } = await loadProviderKeys(db);
+  return createVerifier({ issuer: config.oidc.issuer, audience: config.oidc.audience, keys: createLocalJWKSet(publicJwks) });
+}
+
+/** Sources the browser may reach besides the portal: an external provider's endpoints. */
+function providerOrigins(config: Config): string[] {
+  return config.oidc.builtIn ? [] : [new URL(config.oidc.issuer).origin];
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      // Tokens, cookies and secrets never reach the log.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    // URL-encoded distinguished names are often several hundred characters long.
+    routerOptions: { maxParamLength: 4096 },
+    bodyLimit: 256 * 1024,
+    trustProxy: config.env === 'production',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('now', options.now ?? (() => new Date()));
+  // The master secret lives in this process only (DECISIONS.md "Master secret").
+  app.decorate('masterSecret', new MasterSecret());
+  await provideSecretFromFile(app);
+  app.setErrorHandler(errorHandler);
+
+  const extra = providerOrigins(config);
+  await app.register(helmet, {
+    enableCSPNonces: true,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'", ...extra],
+        formAction: ["'self'", ...extra],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The built-in provider's login page posts to itself and redirects back to the portal.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Customer Portal API', version: '1' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  registerOperations(app);
+  if (config.oidc.builtIn) await app.register(builtInProvider);
+
+  const verifier = options.verifier ?? (await makeVerifier(config, db));
+  await app.register(async (api) => {
+    registerAuth(api, verifier);
+    await api.register(profileRoutes);
+    await api.register(organizationRoutes);
+    await api.register(certificateRoutes);
+    await api.register(pendingRoutes);
+    await api.register(licenseRoutes);
+    await api.register(secretRoutes);
+    await api.register(memberRoutes);
+    await api.register(journalRoutes);
+    await api.register(resourceRoutes);
+    await api.register(pistonRoutes);
+    await api.register(tokenRoutes);
+  }, { prefix: '/api' });
+
+  await registerWebApp(app);
+  return app;
+}

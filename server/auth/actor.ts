@@ -1,0 +1,119 @@
+/**
+ * From a verified identity to the actor of a request: the member matched by email, their role
+ * assignments, and the bans that shut them out (DECISIONS.md "Sign-in").
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../db/database';
+import type { Actor } from '../../common/policy';
+import type { OrganizationRole } from '../../common/enums';
+import { audit } from '../modules/audit/service';
+import { forbidden } from '../errors';
+import type { Identity } from './tokens';
+
+export interface RequestActor extends Actor {
+  email: string;
+  name: string;
+  organization_name: string;
+}
+
+export async function loadAssignments(db: Queryable, memberId: string) {
+  return db
+    .selectFrom('role_assignments as r')
+    .innerJoin('organizations as o', 'o.organization_id', 'r.organization_id')
+    .select(['r.organization_id', 'o.organization_role', 'o.organization_name', 'r.role', 'r.scope'])
+    .where('r.member_id', '=', memberId)
+    .orderBy('o.organization_name')
+    .orderBy('r.role')
+    .execute();
+}
+
+async function findMember(db: Queryable, email: string) {
+  return db
+    .selectFrom('members as m')
+    .innerJoin('organizations as o', 'o.organization_id', 'm.organization_id')
+    .select([
+      'm.member_id', 'm.name', 'm.member_email', 'm.date_member_banned', 'm.organization_id',
+      'o.organization_name', 'o.organization_role', 'o.date_organization_banned',
+    ])
+    .where('m.member_email', '=', email)
+    .executeTakeFirst();
+}
+
+/** Admits a person through a trusted domain of exactly one organization; null when none trusts it. */
+async function signUpByDomain(db: Db, identity: Identity, now: Date) {
+  if (!identity.email_verified) return null;
+  const domain = identity.email.split('@')[1] ?? '';
+  const trusting = await db
+    .selectFrom('organization_domains as d')
+    .innerJoin('organizations as o', 'o.organization_id', 'd.organization_id')
+    .select(['o.organization_id', 'o.organization_name', 'o.date_organization_banned'])
+    .where('d.domain', '=', domain)
+    .orderBy('o.date_created')
+    .execute();
+  // A domain trusted by two organizations does not say which one: nobody is admitted by guess.
+  if (trusting.length !== 1) return null;
+  const organization = trusting[0];
+  // A banned organization admits nobody new: refuse before anything is written.
+  if (organization.date_organization_banned) {
+    throw forbidden(`${organization.organization_name} is banned from the portal.`, 'AccessError');
+  }
+  const name = identity.name ?? ([identity.given_name, identity.family_name].filter(Boolean).join(' ') || identity.email);
+  try {
+    await db.transaction().execute(async (tx) => {
+      const memberId = randomUUID();
+      await tx
+        .insertInto('members')
+        .values({
+          member_id: memberId,
+          organization_id: organization.organization_id,
+          member_email: identity.email,
+          name,
+          given_name: identity.given_name,
+          family_name: identity.family_name,
+          job_role: null, mobile_phone: null, office_phone: null, address: null,
+          ban_note: null, date_member_banned: null,
+          date_created: now.toISOString(),
+        })
+        .execute();
+      await tx
+        .insertInto('role_assignments')
+        .values({ member_id: memberId, organization_id: organization.organization_id, role: 'MEMBER', scope: 'ORGANIZATION' })
+        .execute();
+      await audit(tx, {
+        reason: 'MEMBER_SIGNED_UP',
+        message: `${identity.email} joined ${organization.organization_name} through the trusted domain ${domain}.`,
+        organization_id: organization.organization_id,
+        member_email: identity.email,
+        now,
+      });
+    });
+  } catch (error) {
+    // Two first calls at once: the other one inserted the member; use it.
+    const existing = await findMember(db, identity.email);
+    if (!existing) throw error;
+  }
+  return findMember(db, identity.email);
+}
+
+export async function resolveActor(db: Db, identity: Identity, now: Date): Promise<RequestActor> {
+  const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
+  if (!member) {
+    throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
+  }
+  if (member.date_organization_banned) {
+    throw forbidden(`${member.organization_name} is banned from the portal.`, 'AccessError');
+  }
+  if (member.date_member_banned) {
+    throw forbidden('Your membership is banned.', 'AccessError');
+  }
+  const roles = await loadAssignments(db, member.member_id);
+  return {
+    member_id: member.member_id,
+    email: member.member_email,
+    name: member.name,
+    organization_id: member.organization_id,
+    organization_name: member.organization_name,
+    organization_role: member.organization_role as OrganizationRole,
+    roles: roles.map(({ organization_name: _n, ...a }) => a),
+  };
+}

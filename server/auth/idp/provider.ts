@@ -1,0 +1,277 @@
+/**
+ * The built-in OpenID Connect provider (oidc-provider), mounted under /oidc, with accounts in
+ * table `accounts` and its state in `oidc_payloads`. It serves exactly one client, the portal's
+ * own web app: code flow with PKCE, refresh tokens, JWT access tokens for the portal API.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Provider, { errors, type Configuration, type Interaction } from 'oidc-provider';
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+import type { AccountRow } from '../../db/schema';
+import { KyselyAdapter } from './adapter';
+import { loadProviderKeys } from './keys';
+import { hashPassword, verifyPassword } from './passwords';
+import {
+  LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, STYLESHEET_PATH, renderLoginPage, renderLogoutPage, renderMessagePage,
+} from './login-page';
+
+const PREFIX = '/oidc';
+const DAY = 24 * 60 * 60;
+/** The API's one scope. Resource-server scopes must differ from the OpenID ones. */
+const API_SCOPE = 'portal';
+const STYLESHEET = readFileSync(path.join(import.meta.dirname, 'login.css'), 'utf8');
+
+function findAccountRow(db: Db, accountId: string) {
+  return db.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** The person's claims, for the ID token, userinfo and (see extraTokenClaims) the access token. */
+function personClaims(row: AccountRow) {
+  return {
+    email: row.email,
+    email_verified: row.email_verified === 1,
+    name: row.name,
+    given_name: row.given_name ?? undefined,
+    family_name: row.family_name ?? undefined,
+  };
+}
+
+export function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { keys: object[] }; cookieKeys: string[] }): Configuration {
+  const { publicUrl } = config;
+  // Resource indicators must be absolute URIs, the audience need not be: the API's URL names it.
+  const resource = `${publicUrl}/api`;
+  const backToPortal = { href: `${publicUrl}/login`, text: 'Back to the portal' };
+
+  return {
+    adapter: (model) => new KyselyAdapter(db, model),
+    jwks: keys.privateJwks,
+    cookies: { keys: keys.cookieKeys },
+    clients: [
+      {
+        client_id: config.oidc.clientId,
+        client_name: 'Customer Portal',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: [`${publicUrl}/auth/callback`, `${publicUrl}/auth/silent`],
+        post_logout_redirect_uris: [`${publicUrl}/logout`, `${publicUrl}/login`],
+        // The only signing key is ES256 (keys.ts); the default would be RS256.
+        id_token_signed_response_alg: 'ES256',
+      },
+    ],
+    scopes: ['openid', 'profile', 'email', 'offline_access'],
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
+    // The web app reads the person from the ID token and does not call userinfo.
+    conformIdTokenClaims: false,
+    // The web app is served from the portal's own origin.
+    clientBasedCORS: (_ctx, origin) => origin === new URL(publicUrl).origin,
+    pkce: { required: () => true },
+    ttl: {
+      AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 15 * 60,
+      AuthorizationCode: 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      Session: 14 * DAY,
+      Grant: 14 * DAY,
+      RefreshToken: (ctx, token) => {
+        // A rotated refresh token keeps what is left of its predecessor's life: 14 days from sign-in.
+        const rotated = ctx?.oidc?.entities.RotatedRefreshToken as { remainingTTL: number } | undefined;
+        return rotated && !token.isSenderConstrained() ? rotated.remainingTTL : 14 * DAY;
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `${PREFIX}/interaction/${interaction.uid}` },
+    async findAccount(_ctx, sub) {
+      const row = await findAccountRow(db, sub);
+      if (!row) return undefined;
+      return { accountId: row.account_id, claims: async () => ({ sub: row.account_id, ...personClaims(row) }) };
+    },
+    // The portal's own web app needs no consent screen: the grant always covers what it asks for.
+    async loadExistingGrant(ctx) {
+      const { client, session, result, provider } = ctx.oidc;
+      if (!client || !session.accountId) return undefined;
+      const grantId = result?.consent?.grantId || session.grantIdFor(client.clientId);
+      const found = grantId ? await provider.Grant.find(grantId) : undefined;
+      const grant = found?.accountId === session.accountId ? found : new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
+      grant.addOIDCClaims(ctx.oidc.requestParamClaims);
+      grant.addResourceScope(resource, API_SCOPE);
+      await grant.save();
+      return grant;
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // The API reads the person from the access token alone (server/auth/tokens.ts).
+    async extraTokenClaims(_ctx, token) {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const row = await findAccountRow(db, token.accountId);
+      return row ? personClaims(row) : undefined;
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = renderMessagePage({ title: 'Sign-in problem', message: out.error_description ?? out.error, link: backToPortal });
+    },
+    features: {
+      devInteractions: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        async getResourceServerInfo(_ctx, indicator) {
+          if (indicator !== resource) throw new errors.InvalidTarget();
+          return {
+            scope: API_SCOPE,
+            audience: config.oidc.audience,
+            accessTokenTTL: 15 * 60,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          // A verified id_token_hint means the portal itself asked: no second question.
+          ctx.body = renderLogoutPage(form, { autoSubmit: Boolean(ctx.oidc.entities.IdTokenHint) });
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.body = renderMessagePage({ title: 'Signed out', message: 'You are signed out.', link: { href: `${publicUrl}/login`, text: 'Sign in again' } });
+        },
+      },
+    },
+  };
+}
+
+export async function createProvider(config: Config, db: Db): Promise<Provider> {
+  const keys = await loadProviderKeys(db);
+  const provider = new Provider(config.oidc.issuer, providerConfiguration(config, db, keys));
+  // Behind a TLS-terminating proxy the issuer is https while the socket is not.
+  provider.proxy = config.env === 'production';
+  return provider;
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** The account id for these credentials, or undefined. */
+async function checkCredentials(db: Db, email: string, password: string): Promise<string | undefined> {
+  const row = email
+    ? await db.selectFrom('accounts').select(['account_id', 'password_hash']).where('email', '=', email).executeTakeFirst()
+    : undefined;
+  // An unknown email costs one hash too, so the response time does not tell which emails exist.
+  dummyHash ??= hashPassword('no such account');
+  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyHash));
+  return ok ? row?.account_id : undefined;
+}
+
+function sendHtml(reply: FastifyReply, html: string, status = 200) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+}
+
+type InteractionRequest = FastifyRequest<{ Params: { uid: string }; Body: Record<string, string> | undefined }>;
+
+/** The sign-in page and its form: Fastify routes, so helmet's headers and the rate limit apply. */
+function interactionRoutes(provider: Provider, config: Config) {
+  const expired = () => renderMessagePage({
+    title: 'Sign-in expired',
+    message: 'This sign-in page has expired. Go back to the portal and sign in again.',
+    link: { href: `${config.publicUrl}/login`, text: 'Back to the portal' },
+  });
+
+  /** The interaction of this browser (its cookie), if it is the one in the URL. */
+  async function loadInteraction(req: InteractionRequest, reply: FastifyReply): Promise<Interaction | undefined> {
+    try {
+      const interaction = await provider.interactionDetails(req.raw, reply.raw);
+      if (interaction.uid === req.params.uid) return interaction;
+    } catch (error) {
+      if (!(error instanceof errors.SessionNotFound)) throw error;
+    }
+    sendHtml(reply, expired(), 400);
+    return undefined;
+  }
+
+  return async (scope: FastifyInstance) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    scope.get(`${PREFIX}/interaction/:uid`, async (req: InteractionRequest, reply) => {
+      const interaction = await loadInteraction(req, reply);
+      if (!interaction) return reply;
+      if (interaction.prompt.name === 'consent') {
+        // Only reached when the client asks for prompt=consent: the grant already covers it.
+        const returnTo = await provider.interactionResult(req.raw, reply.raw, { consent: { grantId: interaction.grantId } });
+        return reply.redirect(returnTo, 303);
+      }
+      const hint = typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : '';
+      return sendHtml(reply, renderLoginPage({ action: `${PREFIX}/interaction/${interaction.uid}/login`, email: hint }));
+    });
+
+    scope.post(
+      `${PREFIX}/interaction/:uid/login`,
+      {
+        config: {
+          // Against password guessing: 10 tries a minute per address and account. Counted after
+          // the form is parsed, so people sharing an address (an office, the test suite) do not
+          // lock each other out.
+          rateLimit: {
+            max: 10,
+            timeWindow: '1 minute',
+            hook: 'preHandler',
+            keyGenerator: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase()}`,
+          },
+        },
+      },
+      async (req: InteractionRequest, reply) => {
+        const interaction = await loadInteraction(req, reply);
+        if (!interaction) return reply;
+        const email = String(req.body?.email ?? '').trim().toLowerCase();
+        const accountId = await checkCredentials(scope.db, email, String(req.body?.password ?? ''));
+        if (!accountId) {
+          const action = `${PREFIX}/interaction/${interaction.uid}/login`;
+          return sendHtml(reply, renderLoginPage({ action, email, failed: true }), 401);
+        }
+        const returnTo = await provider.interactionResult(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+        return reply.redirect(returnTo, 303);
+      },
+    );
+  };
+}
+
+/** Everything else under /oidc goes to oidc-provider untouched: it reads the body stream itself. */
+function passthroughRoutes(provider: Provider) {
+  const callback = provider.callback();
+  return async (scope: FastifyInstance) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    const handler = (req: FastifyRequest, reply: FastifyReply) => {
+      const raw = req.raw as IncomingMessage & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      // The provider routes relative to its mount point and rebuilds the prefix from originalUrl.
+      const rest = (raw.url ?? '').slice(PREFIX.length);
+      raw.url = rest.startsWith('/') ? rest : `/${rest}`;
+      reply.hijack();
+      callback(raw, reply.raw);
+    };
+    scope.all(PREFIX, handler);
+    scope.all(`${PREFIX}/*`, handler);
+  };
+}
+
+export async function builtInProvider(app: FastifyInstance): Promise<void> {
+  const provider = await createProvider(app.config, app.db);
+  // The provider turns its own failures into an error page; the log is where operators see them.
+  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'built-in identity provider error'));
+
+  app.get(STYLESHEET_PATH, (_req, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+  app.get(LOGOUT_SCRIPT_PATH, (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT));
+
+  await app.register(interactionRoutes(provider, app.config));
+  await app.register(passthroughRoutes(provider));
+}

@@ -1,0 +1,43 @@
+/**
+ * The connection: SQLite (embedded default) or PostgreSQL when DATABASE_URL is set.
+ * One Kysely type for both; the rest of the code never asks which one it has.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Repository functions take either the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** SQLite file; ':memory:' for throw-away databases. */
+  sqliteFile?: string;
+}
+
+export function openDatabase({ databaseUrl, sqliteFile = './data/portal.db' }: DatabaseOptions): Db {
+  if (databaseUrl) {
+    // int8 (counts) as numbers: they stay far below 2^53 here.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 10 }) }),
+    });
+  }
+  if (sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
+  const sqlite = new SQLite(sqliteFile);
+  // WAL for concurrent readers, FULL sync so a killed process loses no committed change.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export function isPostgres(db: Queryable): boolean {
+  return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+}

@@ -1,0 +1,20 @@
+/** Runs the migrations in name order. They are imported, not read from disk, so any runner can load them. */
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database';
+import * as initial from './migrations/20261121_0001_initial';
+import * as licenseNames from './migrations/20261121_0002_license_names';
+
+const migrations: Record<string, Migration> = {
+  '20261121_0001_initial': initial,
+  '20261121_0002_license_names': licenseNames,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
+  }
+}

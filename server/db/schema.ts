@@ -1,0 +1,169 @@
+/**
+ * Table types for Kysely. Dates are ISO-8601 UTC strings in both dialects, so they sort as text
+ * and travel to JSON unchanged. Booleans are dates (banned = date_*_banned is set).
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { LicenseScope, OrganizationRole, ResourceAccess, ResourceType, Role, Scope } from '../../common/enums';
+
+export interface OrganizationsTable {
+  organization_id: string;
+  organization_name: string;
+  organization_role: OrganizationRole;
+  parent_organization_id: string | null;
+  website: string | null;
+  logo_url: string | null;
+  address: string | null;
+  ban_note: string | null;
+  date_organization_banned: string | null;
+  date_created: string;
+}
+
+export interface OrganizationDomainsTable {
+  organization_id: string;
+  domain: string;
+}
+
+export interface MembersTable {
+  member_id: string;
+  organization_id: string;
+  /** Always lower case: people are matched by email. */
+  member_email: string;
+  name: string;
+  given_name: string | null;
+  family_name: string | null;
+  job_role: string | null;
+  mobile_phone: string | null;
+  office_phone: string | null;
+  address: string | null;
+  ban_note: string | null;
+  date_member_banned: string | null;
+  date_created: string;
+}
+
+export interface RoleAssignmentsTable {
+  member_id: string;
+  organization_id: string;
+  role: Role;
+  scope: Scope;
+}
+
+export interface CertificatesTable {
+  distinguished_name: string;
+  /** Lower-cased DN for the case-insensitive filter on both dialects. */
+  dn_search: string;
+  organization_id: string;
+  description: string;
+  owner_member_id: string | null;
+  approver_member_id: string | null;
+  date_not_before: string;
+  date_not_after: string;
+  date_approved: string | null;
+  date_revoked: string | null;
+  date_expiry_acknowledged: string | null;
+  date_created: string;
+  certificate_pem: string;
+  serial_number: string;
+  signature: string;
+  signature_algorithm: string;
+  version: number;
+}
+
+export interface LicensesTable {
+  license_id: string;
+  license_name: string;
+  name_search: string;
+  license_scope: LicenseScope;
+  organization_id: string;
+  date_valid_from: string;
+  days_valid: number;
+  date_valid_until: string;
+  note: string | null;
+  date_approved: string | null;
+  date_rejected: string | null;
+  date_expiry_acknowledged: string | null;
+  approver_member_id: string | null;
+  /** The successor made by a renewal (SPEC.md §3 `extended_by`). */
+  extended_by_license_id: string | null;
+  version: number;
+  date_created: string;
+}
+
+export interface ResourcesTable {
+  resource_id: string;
+  ordinal: number;
+  resource_name: string;
+  resource_type: ResourceType;
+  resource_access: ResourceAccess;
+  path_pattern: string;
+  location: string;
+  description: string | null;
+}
+
+export interface ResourceGrantsTable {
+  resource_id: string;
+  organization_id: string;
+}
+
+export interface AuditRecordsTable {
+  record_id: Generated<number>;
+  organization_id: string | null;
+  reason: string;
+  message: string;
+  member_email: string | null;
+  date_created: string;
+}
+
+/** Sign-in accounts of the built-in identity provider. */
+export interface AccountsTable {
+  account_id: string;
+  email: string;
+  password_hash: string;
+  name: string;
+  given_name: string | null;
+  family_name: string | null;
+  email_verified: number;
+  date_created: string;
+}
+
+/** The built-in provider's sessions, grants, codes and tokens (oidc-provider adapter). */
+export interface OidcPayloadsTable {
+  id: string;
+  model: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+/** Small named values shared by all instances: signing keys, the master-secret verifier. */
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  organization_domains: OrganizationDomainsTable;
+  members: MembersTable;
+  role_assignments: RoleAssignmentsTable;
+  certificates: CertificatesTable;
+  licenses: LicensesTable;
+  resources: ResourcesTable;
+  resource_grants: ResourceGrantsTable;
+  audit_records: AuditRecordsTable;
+  accounts: AccountsTable;
+  oidc_payloads: OidcPayloadsTable;
+  settings: SettingsTable;
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type NewMember = Insertable<MembersTable>;
+export type MemberUpdate = Updateable<MembersTable>;
+export type CertificateRow = Selectable<CertificatesTable>;
+export type LicenseRow = Selectable<LicensesTable>;
+export type ResourceRow = Selectable<ResourcesTable>;
+export type AuditRecordRow = Selectable<AuditRecordsTable>;
+export type AccountRow = Selectable<AccountsTable>;

@@ -1,0 +1,42 @@
+/**
+ * The one error handler: every failure leaves as JSON with `message` and `severity` (SPEC.md §8),
+ * a `field` for invalid input and a `redirect` where the web app should go. Internals stay in the log.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from '../errors';
+
+export interface ErrorBody {
+  message: string;
+  severity: 'ERROR' | 'WARNING';
+  field?: string;
+  redirect?: string;
+}
+
+function fieldOf(path: string | undefined): string | undefined {
+  const cleaned = path?.replace(/^\//, '').replace(/\//g, '.');
+  return cleaned || undefined;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    const body: ErrorBody = { message: error.message, severity: error.extra.severity ?? 'ERROR' };
+    if (error.extra.field) body.field = error.extra.field;
+    if (error.extra.redirect) body.redirect = error.extra.redirect;
+    return reply.status(error.statusCode).send(body);
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const where = error.validationContext === 'querystring' ? 'query' : error.validationContext;
+    const field = fieldOf(first?.instancePath) ?? (first?.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.');
+    const message = `Invalid ${where ?? 'input'}${field ? ` field '${field}'` : ''}: ${first?.message ?? 'not accepted'}.`;
+    return reply.status(400).send({ message, severity: 'ERROR', field } satisfies ErrorBody);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', severity: 'ERROR' });
+  }
+  // Fastify's own 4xx (body too large, bad JSON, unsupported media type, rate limit): their text is safe to show.
+  return reply.status(status).send({ message: error.message, severity: 'ERROR' } satisfies ErrorBody);
+}

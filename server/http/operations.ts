@@ -1,0 +1,36 @@
+/** What operators plug into: liveness, readiness and Prometheus metrics. */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import client from 'prom-client';
+
+export function registerOperations(app: FastifyInstance): void {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const duration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Duration of HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(app.db);
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ status: 'database unreachable' });
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

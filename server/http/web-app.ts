@@ -1,0 +1,39 @@
+/**
+ * Serves the built single-page app: hashed assets as files, and index.html for every other
+ * browser path (the app's router decides, unknown paths land on its /404 screen).
+ * index.html gets this response's CSP nonce, which Mantine's and the toasts' <style> tags need.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+/** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */
+export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
+const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function registerWebApp(app: FastifyInstance): Promise<void> {
+  const webRoot = path.resolve(PROJECT_ROOT, app.config.webRoot);
+  const indexFile = path.join(webRoot, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false, immutable: true, maxAge: '365d' });
+  }
+  const indexHtml = built ? fs.readFileSync(indexFile, 'utf8') : null;
+
+  const sendIndex = (reply: FastifyReply) => {
+    if (!indexHtml) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
+    return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml.replaceAll(NONCE_PLACEHOLDER, nonce));
+  };
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const apiLike = /^\/(api|oidc)(\/|$)/.test(request.url);
+    if (apiLike || request.method !== 'GET') {
+      return reply.status(404).send({ message: 'Not found.', severity: 'ERROR' });
+    }
+    return sendIndex(reply);
+  });
+}

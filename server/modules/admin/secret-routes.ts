@@ -1,0 +1,34 @@
+/**
+ * POST /api/admin/mastersecret and GET /api/admin/state (SPEC.md §7, DECISIONS.md "Master secret").
+ * The body is the secret as plain text; it is never logged, echoed or returned.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { adminStateSchema } from '../../../common/schemas/admin';
+import { actorOf } from '../../auth/hook';
+import { authorizeOperator } from '../../auth/authorize';
+import { provideMasterSecret } from './master-secret';
+
+export const secretRoutes: FastifyPluginAsyncZod = async (api) => {
+  const tags = ['admin'];
+
+  api.post(
+    '/admin/mastersecret',
+    {
+      // Slows down guessing; scrypt already costs tens of milliseconds per try.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { tags, body: z.string().max(4096, 'at most 4096 characters'), response: { 200: adminStateSchema } },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const operator = authorizeOperator(actor, 'admin.secret', 'Only DevOps staff of the operator may provide the master secret.');
+      await provideMasterSecret(api.db, api.masterSecret, request.body, { email: actor.email, organization_id: operator, via: 'api' }, api.now());
+      return { secret_provided: true };
+    },
+  );
+
+  // Only a yes or no: any signed-in member may ask (the token and secret screens show it).
+  api.get('/admin/state', { schema: { tags, response: { 200: adminStateSchema } } }, async () => ({
+    secret_provided: api.masterSecret.provided,
+  }));
+};

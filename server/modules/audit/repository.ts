@@ -1,0 +1,28 @@
+/** Journal queries: one organization's records, newest first, a page at a time. */
+import type { Queryable } from '../../db/database';
+import type { JournalQuery } from '../../../common/schemas/audit';
+import { containsIgnoringCase } from '../../db/text-filter';
+
+/**
+ * The page walks the index (organization_id, record_id) backwards and stops after `limit`
+ * matches, so it stays fast however many records an organization has. The filter is a
+ * "contains" on reason or message, which no b-tree index can serve, so counting the matches
+ * reads the organization's records once; a page shorter than the limit already tells the total
+ * and spares that second read (docs/decisions.md "Organizations and members").
+ */
+export async function listAuditRecords(db: Queryable, organizationId: string, query: JournalQuery) {
+  let q = db.selectFrom('audit_records').where('organization_id', '=', organizationId);
+  const filter = query.filter?.trim();
+  if (filter) q = q.where((eb) => eb.or([containsIgnoringCase('reason', filter), containsIgnoringCase('message', filter)]));
+  const rows = await q
+    .select(['record_id', 'reason', 'date_created', 'member_email', 'message'])
+    .orderBy('record_id', 'desc')
+    .offset(query.offset)
+    .limit(query.limit)
+    .execute();
+  const complete = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
+  const total = complete
+    ? query.offset + rows.length
+    : Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return { rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total };
+}

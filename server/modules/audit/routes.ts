@@ -1,0 +1,24 @@
+/** GET /api/organizations/{id}/auditrecords?filter&offset&limit (SPEC.md §7). */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditRecordSchema, journalQuery } from '../../../common/schemas/audit';
+import { actorOf } from '../../auth/hook';
+import { listJournal } from './journal';
+
+export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
+  api.get(
+    '/organizations/:id/auditrecords',
+    {
+      schema: {
+        tags: ['journal'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+        querystring: journalQuery,
+        response: { 200: z.array(auditRecordSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listJournal(api.db, actorOf(request), request.params.id, request.query);
+      return reply.header('x-total-count', String(total)).send(items);
+    },
+  );
+};

@@ -1,0 +1,87 @@
+/** Certificate queries. The organization is always part of the WHERE clause (tenancy in the query). */
+import type { Queryable } from '../../db/database';
+import type { CertificatesTable } from '../../db/schema';
+import type { Insertable, Updateable } from 'kysely';
+import type { StatusListQuery } from '../../../common/schemas/lists';
+import { containsLowered } from '../../db/text-filter';
+
+function selectCertificates(db: Queryable) {
+  return db
+    .selectFrom('certificates as c')
+    .innerJoin('organizations as o', 'o.organization_id', 'c.organization_id')
+    .leftJoin('members as owner', 'owner.member_id', 'c.owner_member_id')
+    .leftJoin('members as approver', 'approver.member_id', 'c.approver_member_id');
+}
+
+const SUMMARY = [
+  'c.distinguished_name', 'c.description', 'c.date_not_before', 'c.date_not_after', 'c.date_approved',
+  'c.date_revoked', 'c.date_expiry_acknowledged', 'c.date_created', 'c.organization_id', 'o.organization_name',
+  'c.owner_member_id', 'owner.name as owner_name',
+] as const;
+
+export type CertificateListRow = Awaited<ReturnType<typeof listCertificates>>['rows'][number];
+
+/**
+ * One page of certificates of the given organizations ('all' for operator-wide lists),
+ * filtered in SQL. Dates are ISO strings, so comparing them as text compares instants.
+ */
+export async function listCertificates(
+  db: Queryable,
+  organizations: 'all' | string[],
+  query: StatusListQuery & { owner_member_id?: string },
+  now: Date,
+) {
+  if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
+  const at = now.toISOString();
+  let q = selectCertificates(db);
+  if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
+  if (query.owner_member_id) q = q.where('c.owner_member_id', '=', query.owner_member_id);
+  if (query.name?.trim()) q = q.where(containsLowered('c.dn_search', query.name));
+  if (query.hideExpired) q = q.where('c.date_not_after', '>', at);
+  if (query.hideRequests) q = q.where((eb) => eb.or([eb('c.date_approved', 'is not', null), eb('c.date_revoked', 'is not', null)]));
+  if (query.hideValid) q = q.where((eb) => eb.or([eb('c.date_not_before', '>', at), eb('c.date_not_after', '<=', at)]));
+  const [rows, count] = await Promise.all([
+    q.select(SUMMARY).orderBy('o.organization_name').orderBy('c.dn_search').offset(query.offset).limit(query.limit).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findCertificate(db: Queryable, distinguishedName: string, organizationId?: string) {
+  let q = selectCertificates(db)
+    .selectAll('c')
+    .select(['o.organization_name', 'owner.name as owner_name', 'approver.name as approver_name'])
+    .where('c.distinguished_name', '=', distinguishedName);
+  if (organizationId) q = q.where('c.organization_id', '=', organizationId);
+  return q.executeTakeFirst();
+}
+
+export type CertificateDetailRow = NonNullable<Awaited<ReturnType<typeof findCertificate>>>;
+
+export async function insertCertificate(db: Queryable, row: Insertable<CertificatesTable>) {
+  await db.insertInto('certificates').values(row).execute();
+}
+
+export async function updateCertificate(db: Queryable, distinguishedName: string, changes: Updateable<CertificatesTable>) {
+  await db.updateTable('certificates').set(changes).where('distinguished_name', '=', distinguishedName).execute();
+}
+
+export async function deleteCertificate(db: Queryable, distinguishedName: string) {
+  await db.deleteFrom('certificates').where('distinguished_name', '=', distinguishedName).execute();
+}
+
+/** Pending approvals (Not approved) or acknowledgements (approved, not revoked, expired, not acknowledged). */
+export async function listPendingCertificates(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date) {
+  if (organizations !== 'all' && organizations.length === 0) return [];
+  let q = selectCertificates(db).select(SUMMARY);
+  if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
+  q =
+    kind === 'approval'
+      ? q.where('c.date_approved', 'is', null).where('c.date_revoked', 'is', null)
+      : q
+          .where('c.date_approved', 'is not', null)
+          .where('c.date_revoked', 'is', null)
+          .where('c.date_expiry_acknowledged', 'is', null)
+          .where('c.date_not_after', '<=', now.toISOString());
+  return q.orderBy('c.date_created').limit(1000).execute();
+}

@@ -1,0 +1,183 @@
+/**
+ * Certificate rules: who may act (policy.ts), in which state (status.ts), and the audit record
+ * of each change in the same transaction.
+ */
+import type { Db } from '../../db/database';
+import type { RequestActor } from '../../auth/actor';
+import type { Action } from '../../../common/policy';
+import type { Certificate, CertificateSummary } from '../../../common/schemas/certificate';
+import type { StatusListQuery } from '../../../common/schemas/lists';
+import { certificateStatus } from '../../../common/status';
+import { authorize } from '../../auth/authorize';
+import { readableOrganizationIds } from '../organizations/tree';
+import { audit, type AuditReason } from '../audit/service';
+import { badRequest, conflict, notFound } from '../../errors';
+import { parseCertificatePem } from './x509';
+import * as repo from './repository';
+import type { CertificateDetailRow, CertificateListRow } from './repository';
+
+const MISSING = 'Certificate not found.';
+
+export function toSummary(row: CertificateListRow | CertificateDetailRow): CertificateSummary {
+  return {
+    distinguished_name: row.distinguished_name,
+    description: row.description,
+    owner: row.owner_member_id && row.owner_name ? { member_id: row.owner_member_id, name: row.owner_name } : null,
+    date_not_before: row.date_not_before,
+    date_not_after: row.date_not_after,
+    date_approved: row.date_approved,
+    date_revoked: row.date_revoked,
+    date_expiry_acknowledged: row.date_expiry_acknowledged,
+    date_created: row.date_created,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+  };
+}
+
+function toCertificate(row: CertificateDetailRow): Certificate {
+  return {
+    ...toSummary(row),
+    approver: row.approver_member_id && row.approver_name ? { member_id: row.approver_member_id, name: row.approver_name } : null,
+    certificate_pem: row.certificate_pem,
+    serial_number: row.serial_number,
+    signature: row.signature,
+    signature_algorithm: row.signature_algorithm,
+    version: row.version,
+  };
+}
+
+export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const { rows, total } = await repo.listCertificates(db, [organizationId], query, now);
+  return { items: rows.map(toSummary), total };
+}
+
+/** The admin list: certificates of every organization where the actor has an applying role. */
+export async function listForActor(db: Db, actor: RequestActor, query: StatusListQuery, now: Date) {
+  const { rows, total } = await repo.listCertificates(db, await readableOrganizationIds(db, actor), query, now);
+  return { items: rows.map(toSummary), total };
+}
+
+export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: StatusListQuery, now: Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const member = await db.selectFrom('members').select('member_id').where('member_id', '=', memberId).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!member) throw notFound('Member not found.');
+  const { rows, total } = await repo.listCertificates(db, [organizationId], { ...query, owner_member_id: memberId }, now);
+  return { items: rows.map(toSummary), total };
+}
+
+export async function getCertificate(db: Db, actor: RequestActor, organizationId: string, dn: string): Promise<Certificate> {
+  await authorize(db, actor, 'read', organizationId, MISSING);
+  const row = await repo.findCertificate(db, dn, organizationId);
+  if (!row) throw notFound(MISSING);
+  return toCertificate(row);
+}
+
+export async function uploadCertificate(
+  db: Db, actor: RequestActor, organizationId: string, input: { description: string; certificate: string }, now: Date,
+): Promise<Certificate> {
+  await authorize(db, actor, 'certificate.upload', organizationId);
+  const parsed = parseCertificatePem(input.certificate);
+  await db.transaction().execute(async (tx) => {
+    const existing = await tx.selectFrom('certificates').select('organization_id').where('distinguished_name', '=', parsed.distinguished_name).executeTakeFirst();
+    if (existing) throw conflict(`A certificate with the distinguished name ${parsed.distinguished_name} is already in the portal.`);
+    await repo.insertCertificate(tx, {
+      ...parsed,
+      dn_search: parsed.distinguished_name.toLowerCase(),
+      organization_id: organizationId,
+      description: input.description.trim(),
+      owner_member_id: actor.member_id,
+      approver_member_id: null,
+      date_approved: null,
+      date_revoked: null,
+      date_expiry_acknowledged: null,
+      date_created: now.toISOString(),
+    });
+    await audit(tx, { reason: 'CERTIFICATE_UPLOADED', message: `Uploaded certificate ${parsed.distinguished_name}.`, organization_id: organizationId, member_email: actor.email, now });
+  });
+  return toCertificate((await repo.findCertificate(db, parsed.distinguished_name, organizationId))!);
+}
+
+interface Transition {
+  action: Action;
+  reason: AuditReason;
+  /** Why the state refuses the action, or null when it allows it. */
+  refuse(row: CertificateDetailRow, now: Date): string | null;
+  change(row: CertificateDetailRow, actor: RequestActor, now: Date): Parameters<typeof repo.updateCertificate>[2] | 'delete';
+  message(dn: string): string;
+}
+
+const TRANSITIONS = {
+  approve: {
+    action: 'certificate.approve',
+    reason: 'CERTIFICATE_APPROVED',
+    refuse: (row, now) => (certificateStatus(row, now).can_approve ? null : row.date_revoked ? 'A revoked certificate cannot be approved.' : 'The certificate is already approved.'),
+    change: (_row, actor, now) => ({ date_approved: now.toISOString(), approver_member_id: actor.member_id }),
+    message: (dn) => `Approved certificate ${dn}.`,
+  },
+  revoke: {
+    action: 'certificate.revoke',
+    reason: 'CERTIFICATE_REVOKED',
+    refuse: (row, now) => (certificateStatus(row, now).can_revoke ? null : 'The certificate is already revoked.'),
+    change: (_row, _actor, now) => ({ date_revoked: now.toISOString() }),
+    message: (dn) => `Revoked certificate ${dn}.`,
+  },
+  remove: {
+    action: 'certificate.remove',
+    reason: 'CERTIFICATE_REMOVED',
+    refuse: (row, now) => (certificateStatus(row, now).can_remove ? null : 'Only a revoked certificate can be removed; revoke it first.'),
+    change: () => 'delete',
+    message: (dn) => `Removed certificate ${dn}.`,
+  },
+  acknowledgeExpiry: {
+    action: 'certificate.acknowledgeExpiry',
+    reason: 'CERTIFICATE_EXPIRY_ACKNOWLEDGED',
+    refuse: (row, now) => {
+      if (certificateStatus(row, now).can_acknowledge_expiry) return null;
+      if (row.date_expiry_acknowledged) return 'The expiry is already acknowledged.';
+      return 'Only an approved certificate that is not revoked can have its expiry acknowledged.';
+    },
+    change: (_row, _actor, now) => ({ date_expiry_acknowledged: now.toISOString() }),
+    message: (dn) => `Acknowledged the expiry of certificate ${dn}.`,
+  },
+} satisfies Record<string, Transition>;
+
+export type CertificateTransition = keyof typeof TRANSITIONS;
+
+/**
+ * Runs one state change. `organizationId` is undefined for POST /api/approve/{dn}, whose path
+ * names no organization: the certificate's own organization is then the target.
+ */
+export async function transition(
+  db: Db, actor: RequestActor, name: CertificateTransition, dn: string, organizationId: string | undefined, now: Date,
+): Promise<void> {
+  const t: Transition = TRANSITIONS[name];
+  const found = await repo.findCertificate(db, dn, organizationId);
+  // Not found and not readable look the same, so other tenants' DNs are not revealed.
+  await authorize(db, actor, t.action, found?.organization_id ?? organizationId ?? '', MISSING);
+  if (!found) throw notFound(MISSING);
+  await db.transaction().execute(async (tx) => {
+    // Read again inside the transaction: a concurrent change may have moved the state on.
+    const row = await repo.findCertificate(tx, dn, found.organization_id);
+    if (!row) throw notFound(MISSING);
+    const refusal = t.refuse(row, now);
+    if (refusal) throw conflict(refusal);
+    const change = t.change(row, actor, now);
+    if (change === 'delete') await repo.deleteCertificate(tx, dn);
+    else await repo.updateCertificate(tx, dn, change);
+    await audit(tx, { reason: t.reason, message: t.message(dn), organization_id: row.organization_id, member_email: actor.email, now });
+  });
+}
+
+export async function updateDescription(db: Db, actor: RequestActor, organizationId: string, dn: string, description: unknown, now: Date) {
+  if (typeof description !== 'string') throw badRequest('The description must be a JSON string.', 'description');
+  if (description.length > 1000) throw badRequest('The description may have at most 1000 characters.', 'description');
+  await authorize(db, actor, 'certificate.editDescription', organizationId, MISSING);
+  await db.transaction().execute(async (tx) => {
+    const row = await repo.findCertificate(tx, dn, organizationId);
+    if (!row) throw notFound(MISSING);
+    await repo.updateCertificate(tx, dn, { description: description.trim() });
+    await audit(tx, { reason: 'CERTIFICATE_DESCRIPTION_CHANGED', message: `Changed the description of certificate ${dn}.`, organization_id: organizationId, member_email: actor.email, now });
+  });
+  return getCertificate(db, actor, organizationId, dn);
+}

@@ -1,0 +1,124 @@
+/** License queries. The organization is part of every list's WHERE clause (tenancy in the query). */
+import type { Insertable, Updateable } from 'kysely';
+import type { Queryable } from '../../db/database';
+import type { LicensesTable } from '../../db/schema';
+import type { StatusListQuery } from '../../../common/schemas/lists';
+import { containsLowered } from '../../db/text-filter';
+import { conflict } from '../../errors';
+
+/** Each license with its organization and its successor `s` (the license a renewal made). */
+function selectLicenses(db: Queryable) {
+  return db
+    .selectFrom('licenses as l')
+    .innerJoin('organizations as o', 'o.organization_id', 'l.organization_id')
+    .leftJoin('licenses as s', 's.license_id', 'l.extended_by_license_id')
+    .select([
+      'l.license_id', 'l.license_name', 'l.license_scope', 'l.organization_id', 'l.date_valid_from', 'l.days_valid',
+      'l.date_valid_until', 'l.note', 'l.date_approved', 'l.date_rejected', 'l.date_expiry_acknowledged', 'l.version',
+      'l.date_created', 'l.extended_by_license_id', 'o.organization_name',
+      's.license_name as s_license_name', 's.date_valid_from as s_date_valid_from', 's.date_valid_until as s_date_valid_until',
+      's.date_approved as s_date_approved', 's.date_rejected as s_date_rejected',
+    ]);
+}
+
+export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
+
+/**
+ * One page of licenses of the given organizations ('all' for operator-wide lists), filtered in
+ * SQL. Dates are ISO strings, so comparing them as text compares instants.
+ */
+export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: StatusListQuery, now: Date) {
+  if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
+  const at = now.toISOString();
+  let q = selectLicenses(db);
+  if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
+  if (query.name?.trim()) q = q.where(containsLowered('l.name_search', query.name));
+  if (query.hideExpired) q = q.where('l.date_valid_until', '>', at);
+  if (query.hideRequests) q = q.where((eb) => eb.or([eb('l.date_approved', 'is not', null), eb('l.date_rejected', 'is not', null)]));
+  // "Valid" = approved and in force; everything else stays.
+  if (query.hideValid) {
+    q = q.where((eb) => eb.or([eb('l.date_approved', 'is', null), eb('l.date_valid_from', '>', at), eb('l.date_valid_until', '<=', at)]));
+  }
+  const [rows, count] = await Promise.all([
+    q.orderBy('o.organization_name').orderBy('l.name_search').offset(query.offset).limit(query.limit).execute(),
+    q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findLicense(db: Queryable, licenseId: string) {
+  return selectLicenses(db).where('l.license_id', '=', licenseId).executeTakeFirst();
+}
+
+/** Is the name taken (case-insensitively), by a license other than `exceptId`? */
+export async function nameTaken(db: Queryable, name: string, exceptId?: string): Promise<boolean> {
+  let q = db.selectFrom('licenses').select('license_id').where('name_search', '=', name.toLowerCase());
+  if (exceptId) q = q.where('license_id', '!=', exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+/** Lower-cased names containing `text`, for deriving a free renewal name in one query. */
+export async function namesContaining(db: Queryable, text: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('licenses').select('name_search').where(containsLowered('name_search', text)).execute();
+  return new Set(rows.map((r) => r.name_search));
+}
+
+export function duplicateName(name: string) {
+  return conflict(`A license named "${name}" already exists. License names are unique; choose another one.`);
+}
+
+/**
+ * Inserts a license. The service checks the name first; a concurrent insert of the same name
+ * trips the unique index instead, and that is the same conflict, not a server error.
+ */
+export async function insertLicense(db: Queryable, row: Insertable<LicensesTable>) {
+  await db.insertInto('licenses').values(row).execute().catch(duplicateAs(row.license_name));
+}
+
+/** The only unique keys of a license are its id (random) and its name, so a violation is the name. */
+function duplicateAs(name: string) {
+  return (error: unknown): never => {
+    const { code, message } = error as { code?: string; message?: string };
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(message ?? '')) throw duplicateName(name);
+    throw error;
+  };
+}
+
+/**
+ * Optimistic lock: bumps the version only if it is still `version`. Under PostgreSQL a second
+ * transaction racing on the same row waits for the first and then matches no row; under SQLite
+ * transactions run one after the other. Either way exactly one caller wins.
+ */
+export async function claimVersion(db: Queryable, licenseId: string, version: number): Promise<boolean> {
+  const result = await db
+    .updateTable('licenses')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('license_id', '=', licenseId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function updateLicense(db: Queryable, licenseId: string, changes: Updateable<LicensesTable>) {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('licenses').set(changes).where('license_id', '=', licenseId).execute().catch(duplicateAs(String(changes.license_name)));
+}
+
+/**
+ * Pending approvals (Not approved) or acknowledgements (approved, expired, not acknowledged and
+ * without a successor; a rejected successor counts as none).
+ */
+export async function listPendingLicenses(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date) {
+  if (organizations !== 'all' && organizations.length === 0) return [];
+  let q = selectLicenses(db);
+  if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
+  q =
+    kind === 'approval'
+      ? q.where('l.date_approved', 'is', null).where('l.date_rejected', 'is', null)
+      : q
+          .where('l.date_approved', 'is not', null)
+          .where('l.date_expiry_acknowledged', 'is', null)
+          .where('l.date_valid_until', '<=', now.toISOString())
+          .where((eb) => eb.or([eb('s.license_id', 'is', null), eb('s.date_rejected', 'is not', null)]));
+  return q.orderBy('l.date_created').limit(1000).execute();
+}

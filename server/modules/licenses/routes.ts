@@ -1,0 +1,70 @@
+/** License routes (SPEC.md §7). Each handler calls one service function. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuery } from '../../../common/schemas/license';
+import { statusListQuery } from '../../../common/schemas/lists';
+import { actorOf } from '../../auth/hook';
+import * as service from './service';
+import { licenseKey, licensePublicKeyPem } from './keys';
+
+const org = z.object({ id: z.string().min(1).max(100) });
+const license = z.object({ id: z.string().min(1).max(100) });
+const list = z.array(licenseSchema);
+const TEXT = 'text/plain; charset=utf-8';
+
+export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
+  const tags = ['licenses'];
+
+  api.get('/licenses', { schema: { tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+    const { items, total } = await service.listForActor(api.db, actorOf(request), request.query, api.now());
+    return reply.header('x-total-count', String(total)).send(items);
+  });
+
+  // Public: the vendor's software and anyone holding a key may fetch it to verify keys offline.
+  api.get('/licenses/public-key', { config: { auth: 'public' }, schema: { tags, response: { 200: z.string() } } }, async (_request, reply) =>
+    reply.type('application/x-pem-file').send(licensePublicKeyPem(api.masterSecret)),
+  );
+
+  api.get('/organizations/:id/licenses', { schema: { tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+    const { items, total } = await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now());
+    return reply.header('x-total-count', String(total)).send(items);
+  });
+
+  api.post(
+    '/organizations/:id/licenses',
+    { schema: { tags, params: org, body: licenseRequestSchema, response: { 201: licenseSchema } } },
+    async (request, reply) => {
+      const created = await service.requestLicense(api.db, actorOf(request), request.params.id, request.body, api.now());
+      return reply.status(201).send(created);
+    },
+  );
+
+  api.get('/licenses/:id', { schema: { tags, params: license, response: { 200: licenseSchema } } }, async (request) =>
+    service.getLicense(api.db, actorOf(request), request.params.id, api.now()),
+  );
+
+  api.post('/licenses/:id/approve', { schema: { tags, params: license, body: licenseApprovalSchema, response: { 200: licenseSchema } } }, async (request) =>
+    service.approveLicense(api.db, actorOf(request), request.params.id, request.body, api.now()),
+  );
+
+  api.post('/licenses/:id/reject', { schema: { tags, params: license, querystring: versionQuery, response: { 200: licenseSchema } } }, async (request) =>
+    service.rejectLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now()),
+  );
+
+  // Answers the successor it made: the new license that now waits for approval.
+  api.post('/licenses/:id/renew', { schema: { tags, params: license, querystring: versionQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
+    const successor = await service.renewLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now());
+    return reply.status(201).send(successor);
+  });
+
+  api.post(
+    '/licenses/:id/acknowledge-expiry',
+    { schema: { tags, params: license, querystring: versionQuery, response: { 200: licenseSchema } } },
+    async (request) => service.acknowledgeExpiry(api.db, actorOf(request), request.params.id, request.query.version, api.now()),
+  );
+
+  api.get('/licenses/:id/license-key', { schema: { tags, params: license, response: { 200: z.string() } } }, async (request, reply) => {
+    const key = await licenseKey(api.db, actorOf(request), request.params.id, api.masterSecret);
+    return reply.type(TEXT).send(key);
+  });
+};

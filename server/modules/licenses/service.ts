@@ -1,0 +1,258 @@
+/**
+ * License rules: who may act (policy.ts), in which state (status.ts licenseStatus), the optimistic
+ * lock on `version`, and the audit record of each change in the same transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import type { z } from 'zod';
+import type { Db, Tx } from '../../db/database';
+import type { LicensesTable } from '../../db/schema';
+import type { RequestActor } from '../../auth/actor';
+import type { Action } from '../../../common/policy';
+import type { StatusListQuery } from '../../../common/schemas/lists';
+import type { License, licenseApprovalSchema, licenseRequestSchema } from '../../../common/schemas/license';
+import { daysLeft, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
+import { authorize } from '../../auth/authorize';
+import { readableOrganizationIds } from '../organizations/tree';
+import { audit, type AuditReason } from '../audit/service';
+import { conflict, notFound } from '../../errors';
+import * as repo from './repository';
+import type { LicenseRow } from './repository';
+
+const MISSING = 'License not found.';
+const MAX_NAME = 200;
+
+export function toLicense(row: LicenseRow, now: Date): License {
+  // A rejected successor extends nothing: the original is open for Renew or 'No renew' again.
+  const successor = row.extended_by_license_id && !row.s_date_rejected ? row : null;
+  return {
+    license_id: row.license_id,
+    license_name: row.license_name,
+    license_scope: row.license_scope,
+    date_valid_from: row.date_valid_from,
+    days_valid: row.days_valid,
+    date_valid_until: row.date_valid_until,
+    note: row.note,
+    date_approved: row.date_approved,
+    date_rejected: row.date_rejected,
+    date_expiry_acknowledged: row.date_expiry_acknowledged,
+    days_left: daysLeft(row.date_valid_until, now),
+    version: row.version,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+    date_created: row.date_created,
+    extended_by: successor
+      ? {
+          license_id: successor.extended_by_license_id!,
+          license_name: successor.s_license_name!,
+          date_valid_from: successor.s_date_valid_from!,
+          date_valid_until: successor.s_date_valid_until!,
+          date_approved: successor.s_date_approved ?? null,
+        }
+      : null,
+  };
+}
+
+export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const { rows, total } = await repo.listLicenses(db, [organizationId], query, now);
+  return { items: rows.map((r) => toLicense(r, now)), total };
+}
+
+/** The admin list: licenses of every organization where the actor has an applying role. */
+export async function listForActor(db: Db, actor: RequestActor, query: StatusListQuery, now: Date) {
+  const { rows, total } = await repo.listLicenses(db, await readableOrganizationIds(db, actor), query, now);
+  return { items: rows.map((r) => toLicense(r, now)), total };
+}
+
+/** Finds the license and checks the action against its own organization; other tenants see 404. */
+export async function findAuthorized(db: Db, actor: RequestActor, action: Action, licenseId: string): Promise<LicenseRow> {
+  const row = await repo.findLicense(db, licenseId);
+  await authorize(db, actor, action, row?.organization_id ?? '', MISSING);
+  if (!row) throw notFound(MISSING);
+  return row;
+}
+
+export async function getLicense(db: Db, actor: RequestActor, licenseId: string, now: Date): Promise<License> {
+  return toLicense(await findAuthorized(db, actor, 'read', licenseId), now);
+}
+
+export async function requestLicense(
+  db: Db, actor: RequestActor, organizationId: string, input: z.output<typeof licenseRequestSchema>, now: Date,
+): Promise<License> {
+  await authorize(db, actor, 'license.request', organizationId);
+  const licenseId = randomUUID();
+  const from = input.date_valid_from ?? startOfUtcDay(now).toISOString();
+  await db.transaction().execute(async (tx) => {
+    if (await repo.nameTaken(tx, input.license_name)) throw repo.duplicateName(input.license_name);
+    await repo.insertLicense(tx, {
+      license_id: licenseId,
+      license_name: input.license_name,
+      name_search: input.license_name.toLowerCase(),
+      license_scope: input.license_scope,
+      organization_id: organizationId,
+      date_valid_from: from,
+      days_valid: input.days_valid,
+      date_valid_until: licenseValidUntil(from, input.days_valid),
+      note: input.note?.trim() || null,
+      date_approved: null,
+      date_rejected: null,
+      date_expiry_acknowledged: null,
+      approver_member_id: null,
+      extended_by_license_id: null,
+      version: 1,
+      date_created: now.toISOString(),
+    });
+    await audit(tx, {
+      reason: 'LICENSE_REQUESTED',
+      message: `Requested license ${input.license_name} (${input.license_scope}, ${input.days_valid} days from ${from.slice(0, 10)}).`,
+      organization_id: organizationId,
+      member_email: actor.email,
+      now,
+    });
+  });
+  return toLicense((await repo.findLicense(db, licenseId))!, now);
+}
+
+interface Step {
+  action: Action;
+  reason: AuditReason;
+  /** Why the state refuses the step, or null when it allows it. */
+  refuse(status: LicenseStatus, license: License): string | null;
+  /** The change to the license and its audit message; may write more (a renewal's successor). */
+  apply(tx: Tx, row: LicenseRow): Promise<{ changes: Updateable<LicensesTable>; message: string; result?: string }>;
+}
+
+const stale = (current: number, sent: number) =>
+  conflict(`The license was changed meanwhile (version ${current}, you sent ${sent}). Reload it and try again.`);
+
+/**
+ * Runs one change of a license: authorization, then inside one transaction the version check, the
+ * state check, the optimistic lock, the change and its audit record. Returns the id of the license
+ * to answer with (the successor for a renewal).
+ */
+async function change(db: Db, actor: RequestActor, licenseId: string, version: number, step: Step, now: Date): Promise<string> {
+  await findAuthorized(db, actor, step.action, licenseId);
+  return db.transaction().execute(async (tx) => {
+    // Read again inside the transaction: a concurrent change may have moved the state on.
+    const row = await repo.findLicense(tx, licenseId);
+    if (!row) throw notFound(MISSING);
+    if (row.version !== version) throw stale(row.version, version);
+    const license = toLicense(row, now);
+    const refusal = step.refuse(licenseStatus(license, now), license);
+    if (refusal) throw conflict(refusal);
+    // Of two callers racing past the checks above, only one gets past this line.
+    if (!(await repo.claimVersion(tx, licenseId, version))) throw stale(version + 1, version);
+    const { changes, message, result } = await step.apply(tx, row);
+    await repo.updateLicense(tx, licenseId, changes);
+    await audit(tx, { reason: step.reason, message, organization_id: row.organization_id, member_email: actor.email, now });
+    return result ?? licenseId;
+  });
+}
+
+async function answer(db: Db, licenseId: string, now: Date): Promise<License> {
+  return toLicense((await repo.findLicense(db, licenseId))!, now);
+}
+
+const notOpen = (s: LicenseStatus) => (s.approval === 'REJECTED' ? 'The license is rejected.' : 'The license is already approved.');
+
+export async function approveLicense(
+  db: Db, actor: RequestActor, licenseId: string, input: z.output<typeof licenseApprovalSchema>, now: Date,
+): Promise<License> {
+  await change(db, actor, licenseId, input.version, {
+    action: 'license.approve',
+    reason: 'LICENSE_APPROVED',
+    refuse: (s) => (s.can_approve ? null : s.approval === 'REJECTED' ? 'A rejected license cannot be approved.' : 'The license is already approved.'),
+    apply: async (tx, row) => {
+      // The approver may correct the request before approving it; what they send is what is approved.
+      const name = input.license_name ?? row.license_name;
+      if (name !== row.license_name && (await repo.nameTaken(tx, name, licenseId))) throw repo.duplicateName(name);
+      const from = input.date_valid_from ?? row.date_valid_from;
+      const days = input.days_valid ?? row.days_valid;
+      const note = input.note === undefined ? row.note : input.note?.trim() || null;
+      const scope = input.license_scope ?? row.license_scope;
+      const edited = [
+        name !== row.license_name && 'name', scope !== row.license_scope && 'scope', from !== row.date_valid_from && 'valid from',
+        days !== row.days_valid && 'days valid', note !== row.note && 'note',
+      ].filter(Boolean);
+      return {
+        changes: {
+          license_name: name, name_search: name.toLowerCase(), license_scope: scope, date_valid_from: from, days_valid: days,
+          date_valid_until: licenseValidUntil(from, days), note, date_approved: now.toISOString(), approver_member_id: actor.member_id,
+        },
+        message: `Approved license ${name}${edited.length ? ` (changed before approval: ${edited.join(', ')})` : ''}.`,
+      };
+    },
+  }, now);
+  return answer(db, licenseId, now);
+}
+
+export async function rejectLicense(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date): Promise<License> {
+  await change(db, actor, licenseId, version, {
+    action: 'license.reject',
+    reason: 'LICENSE_REJECTED',
+    refuse: (s) => (s.can_reject ? null : s.approval === 'REJECTED' ? 'The license is already rejected.' : notOpen(s)),
+    apply: async (_tx, row) => ({ changes: { date_rejected: now.toISOString() }, message: `Rejected license ${row.license_name}.` }),
+  }, now);
+  return answer(db, licenseId, now);
+}
+
+/** Why an approved license cannot be renewed or acknowledged, in words the person can act on. */
+function closed(s: LicenseStatus): string | null {
+  if (s.approval !== 'APPROVED') return 'Only an approved license can be renewed or have its expiry acknowledged.';
+  if (s.extension === 'EXTENSION_REQUESTED') return 'A renewal of this license is already waiting for approval.';
+  if (s.extension === 'EXTENDED') return 'The license is already extended.';
+  if (s.expiry_acknowledged) return 'The expiry of this license is already acknowledged.';
+  return null;
+}
+
+const RENEWAL = / \(renewal \d+\)$/;
+
+/** "<name> (renewal N)" with the smallest free N from 2 on; a renewal of a renewal counts on. */
+async function renewalName(tx: Tx, name: string): Promise<string> {
+  const base = name.replace(RENEWAL, '');
+  const taken = await repo.namesContaining(tx, base.slice(0, 100));
+  for (let n = 2; ; n++) {
+    const suffix = ` (renewal ${n})`;
+    const candidate = base.slice(0, MAX_NAME - suffix.length) + suffix;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** Makes the successor (Not approved, valid from today) and links the original to it. Answers the successor. */
+export async function renewLicense(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date): Promise<License> {
+  const successorId = await change(db, actor, licenseId, version, {
+    action: 'license.renew',
+    reason: 'LICENSE_RENEWED',
+    refuse: (s) =>
+      closed(s) ?? (s.can_renew ? null : `A license can be renewed in its last ${RENEWAL_WINDOW_DAYS} days or once it has expired.`),
+    apply: async (tx, row) => {
+      const id = randomUUID();
+      const name = await renewalName(tx, row.license_name);
+      const from = startOfUtcDay(now).toISOString();
+      await repo.insertLicense(tx, {
+        license_id: id, license_name: name, name_search: name.toLowerCase(), license_scope: row.license_scope,
+        organization_id: row.organization_id, date_valid_from: from, days_valid: row.days_valid,
+        date_valid_until: licenseValidUntil(from, row.days_valid), note: `Renewal of ${row.license_name}.`,
+        date_approved: null, date_rejected: null, date_expiry_acknowledged: null, approver_member_id: null,
+        extended_by_license_id: null, version: 1, date_created: now.toISOString(),
+      });
+      return { changes: { extended_by_license_id: id }, message: `Renewed license ${row.license_name} as ${name}, waiting for approval.`, result: id };
+    },
+  }, now);
+  return answer(db, successorId, now);
+}
+
+/** 'No renew': the organization lets an expired license go. */
+export async function acknowledgeExpiry(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date): Promise<License> {
+  await change(db, actor, licenseId, version, {
+    action: 'license.acknowledgeExpiry',
+    reason: 'LICENSE_EXPIRY_ACKNOWLEDGED',
+    refuse: (s) => closed(s) ?? (s.can_acknowledge_expiry ? null : 'The license has not expired yet.'),
+    apply: async (_tx, row) => ({
+      changes: { date_expiry_acknowledged: now.toISOString() },
+      message: `Acknowledged the expiry of license ${row.license_name} (no renewal).`,
+    }),
+  }, now);
+  return answer(db, licenseId, now);
+}

@@ -1,0 +1,74 @@
+/** Member and role routes (SPEC.md §7). Each handler calls one service function. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  assignQuery, memberListQuery, memberRoleSchema, memberSchema, memberStatusSchema, memberUpdateSchema, statusQuery, unassignQuery,
+} from '../../../common/schemas/member';
+import { banQuery } from '../../../common/schemas/organization';
+import { actorOf } from '../../auth/hook';
+import * as service from './service';
+import * as roles from './roles';
+import { signInStatus } from './status';
+
+const org = z.object({ id: z.string().min(1).max(100) });
+const orgMember = org.extend({ memberId: z.string().min(1).max(100) });
+const one = { 200: memberSchema };
+const roleList = { 200: z.array(memberRoleSchema) };
+
+export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
+  const tags = ['members'];
+  const at = '/organizations/:id/members/:memberId';
+
+  api.get('/members', { schema: { tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
+    const { items, total } = await service.listAllMembers(api.db, actorOf(request), request.query);
+    return reply.header('x-total-count', String(total)).send(items);
+  });
+
+  api.get(
+    '/organizations/:id/members',
+    { schema: { tags, params: org, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } },
+    async (request, reply) => {
+      const { items, total } = await service.listOrganizationMembers(api.db, actorOf(request), request.params.id, request.query);
+      return reply.header('x-total-count', String(total)).send(items);
+    },
+  );
+
+  api.get(at, { schema: { tags, params: orgMember, response: one } }, async (request) =>
+    service.getMember(api.db, actorOf(request), request.params.id, request.params.memberId),
+  );
+
+  api.put(at, { schema: { tags, params: orgMember, body: memberUpdateSchema, response: one } }, async (request) =>
+    service.saveMember(api.db, actorOf(request), request.params.id, request.params.memberId, request.body, api.now()),
+  );
+
+  api.delete(at, { schema: { tags, params: orgMember, response: { 204: z.null() } } }, async (request, reply) => {
+    await service.removeMember(api.db, actorOf(request), request.params.id, request.params.memberId, api.now());
+    return reply.status(204).send(null);
+  });
+
+  api.post(`${at}/ban`, { schema: { tags, params: orgMember, querystring: banQuery, response: one } }, async (request) =>
+    service.banMember(api.db, actorOf(request), request.params.id, request.params.memberId, request.query.note, api.now()),
+  );
+
+  api.post(`${at}/unban`, { schema: { tags, params: orgMember, response: one } }, async (request) =>
+    service.unbanMember(api.db, actorOf(request), request.params.id, request.params.memberId, api.now()),
+  );
+
+  api.get(`${at}/status`, { schema: { tags, params: orgMember, querystring: statusQuery, response: { 200: memberStatusSchema } } }, async (request) =>
+    signInStatus(api.db, actorOf(request), request.params.id, request.params.memberId, request.query.email),
+  );
+
+  api.get(`${at}/roles`, { schema: { tags, params: orgMember, response: roleList } }, async (request) =>
+    roles.listRoles(api.db, actorOf(request), request.params.id, request.params.memberId),
+  );
+
+  api.post(`${at}/roles/assign`, { schema: { tags, params: orgMember, querystring: assignQuery, response: roleList } }, async (request) => {
+    const { id, memberId } = request.params;
+    return roles.assignRole(api.db, actorOf(request), id, memberId, request.query.role, request.query.scope, api.now());
+  });
+
+  api.post(`${at}/roles/unassign`, { schema: { tags, params: orgMember, querystring: unassignQuery, response: roleList } }, async (request) => {
+    const { id, memberId } = request.params;
+    return roles.unassignRole(api.db, actorOf(request), id, memberId, request.query.role, api.now());
+  });
+};

@@ -1,0 +1,31 @@
+/** Rules several member changes share: who may not act on whom, and the last administrator. */
+import type { Queryable } from '../../db/database';
+import type { Role } from '../../../common/enums';
+import type { RequestActor } from '../../auth/actor';
+import { conflict } from '../../errors';
+import { activeAdministrators, administeredBy } from './repository';
+
+/** Nobody bans or removes themselves: they would lock themselves out mid-task. */
+export function refuseSelf(actor: RequestActor, memberId: string, doing: string) {
+  if (actor.member_id === memberId) throw conflict(`You cannot ${doing} yourself.`);
+}
+
+/**
+ * An organization keeps at least one ADMINISTRATOR or SUPERVISOR who is not banned, so someone
+ * can still manage its members and roles. `losing` is what the change takes away: every role of
+ * the member (ban, remove) or one role in one organization (unassign). An organization that has
+ * none already (a customer run by its partner) is not held to it.
+ */
+export async function keepAnAdministrator(db: Queryable, losing: { member_id: string; organization_id?: string; role?: Role }) {
+  const organizations = losing.organization_id ? [losing.organization_id] : await administeredBy(db, losing.member_id);
+  const active = await activeAdministrators(db, organizations);
+  const lost = (a: { member_id: string; role: Role }) => a.member_id === losing.member_id && (!losing.role || a.role === losing.role);
+  for (const organizationId of organizations) {
+    const here = active.filter((a) => a.organization_id === organizationId);
+    if (here.some(lost) && !here.some((a) => !lost(a))) {
+      throw conflict(
+        `${here[0].organization_name} would be left without an administrator or supervisor; give another member that role first.`,
+      );
+    }
+  }
+}

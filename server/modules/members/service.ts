@@ -1,0 +1,127 @@
+/**
+ * Member rules: lists and details with the roles the caller may see, saving contact data,
+ * banning, unbanning and removing; each change audited in its transaction, in the journal of
+ * the member's organization.
+ */
+import type { Updateable } from 'kysely';
+import type { Db, Queryable } from '../../db/database';
+import type { MembersTable } from '../../db/schema';
+import type { Member, MemberListQuery, MemberUpdate } from '../../../common/schemas/member';
+import type { RequestActor } from '../../auth/actor';
+import { authorize } from '../../auth/authorize';
+import { readableOrganizationIds } from '../organizations/tree';
+import { audit } from '../audit/service';
+import { badRequest, conflict, notFound } from '../../errors';
+import * as repo from './repository';
+import type { MemberRowWithOrganization } from './repository';
+import { keepAnAdministrator, refuseSelf } from './rules';
+
+export const MISSING = 'Member not found.';
+
+/** Members with their role assignments in the organizations the caller can read, in one query. */
+async function toMembers(db: Queryable, actor: RequestActor, rows: MemberRowWithOrganization[]): Promise<Member[]> {
+  const assignments = await repo.assignmentsOf(db, rows.map((r) => r.member_id), await readableOrganizationIds(db, actor));
+  return rows.map((row) => ({
+    member_id: row.member_id,
+    name: row.name,
+    given_name: row.given_name,
+    family_name: row.family_name,
+    job_role: row.job_role,
+    member_email: row.member_email,
+    mobile_phone: row.mobile_phone,
+    office_phone: row.office_phone,
+    address: row.address,
+    date_member_banned: row.date_member_banned,
+    ban_note: row.ban_note,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+    roles: assignments.filter((a) => a.member_id === row.member_id).map(({ member_id: _m, ...role }) => role),
+  }));
+}
+
+/** The member of the path organization, or 404: a member of another organization is not found here. */
+export async function memberOf(db: Queryable, organizationId: string, memberId: string) {
+  const row = await repo.findMember(db, organizationId, memberId);
+  if (!row) throw notFound(MISSING);
+  return row;
+}
+
+/** GET /api/organizations/{id}/members */
+export async function listOrganizationMembers(db: Db, actor: RequestActor, organizationId: string, query: MemberListQuery) {
+  await authorize(db, actor, 'read', organizationId);
+  const { rows, total } = await repo.listMembers(db, [organizationId], query);
+  return { items: await toMembers(db, actor, rows), total };
+}
+
+/** GET /api/members: the users list across every organization the caller can read. */
+export async function listAllMembers(db: Db, actor: RequestActor, query: MemberListQuery) {
+  const { rows, total } = await repo.listMembers(db, await readableOrganizationIds(db, actor), query);
+  return { items: await toMembers(db, actor, rows), total };
+}
+
+export async function getMember(db: Db, actor: RequestActor, organizationId: string, memberId: string): Promise<Member> {
+  await authorize(db, actor, 'read', organizationId, MISSING);
+  return (await toMembers(db, actor, [await memberOf(db, organizationId, memberId)]))[0];
+}
+
+const CONTACT_FIELDS = ['name', 'given_name', 'family_name', 'job_role', 'mobile_phone', 'office_phone', 'address'] as const;
+
+/** PUT .../members/{memberId}: contact data only; the email is how the person signs in, so it stays. */
+export async function saveMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, input: MemberUpdate, now: Date) {
+  await authorize(db, actor, 'member.save', organizationId, MISSING);
+  await db.transaction().execute(async (tx) => {
+    const row = await memberOf(tx, organizationId, memberId);
+    if (input.member_email !== undefined && input.member_email.trim().toLowerCase() !== row.member_email) {
+      throw badRequest('The email address identifies the member at sign-in and cannot be changed.', 'member_email');
+    }
+    const changes: Updateable<MembersTable> = {};
+    for (const field of CONTACT_FIELDS) {
+      const value = input[field];
+      if (value !== undefined && value !== row[field]) Object.assign(changes, { [field]: value });
+    }
+    await repo.updateMember(tx, memberId, changes);
+    const what = Object.keys(changes).join(', ') || 'no changes';
+    await audit(tx, { reason: 'MEMBER_SAVED', message: `Saved member ${row.member_email} (${what}).`, organization_id: organizationId, member_email: actor.email, now });
+  });
+  return getMember(db, actor, organizationId, memberId);
+}
+
+/** DELETE .../members/{memberId}. Not a ban: a trusted domain admits the person again at sign-in. */
+export async function removeMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, now: Date) {
+  await authorize(db, actor, 'member.remove', organizationId, MISSING);
+  refuseSelf(actor, memberId, 'remove');
+  await db.transaction().execute(async (tx) => {
+    const row = await memberOf(tx, organizationId, memberId);
+    await keepAnAdministrator(tx, { member_id: memberId });
+    await repo.deleteMember(tx, memberId);
+    await audit(tx, { reason: 'MEMBER_REMOVED', message: `Removed member ${row.member_email}.`, organization_id: organizationId, member_email: actor.email, now });
+  });
+}
+
+/** POST .../members/{memberId}/ban?note. The member is refused from their very next call (auth/actor.ts). */
+export async function banMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, note: string | undefined, now: Date) {
+  await authorize(db, actor, 'member.ban', organizationId, MISSING);
+  refuseSelf(actor, memberId, 'ban');
+  await db.transaction().execute(async (tx) => {
+    const row = await memberOf(tx, organizationId, memberId);
+    if (row.date_member_banned) throw conflict(`${row.member_email} is already banned.`);
+    await keepAnAdministrator(tx, { member_id: memberId });
+    const banNote = note?.trim() || null;
+    await repo.updateMember(tx, memberId, { date_member_banned: now.toISOString(), ban_note: banNote });
+    const message = `Banned member ${row.member_email}${banNote ? `: ${banNote}` : '.'}`;
+    await audit(tx, { reason: 'MEMBER_BANNED', message, organization_id: organizationId, member_email: actor.email, now });
+  });
+  return getMember(db, actor, organizationId, memberId);
+}
+
+/** POST .../members/{memberId}/unban */
+export async function unbanMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, now: Date) {
+  await authorize(db, actor, 'member.unban', organizationId, MISSING);
+  await db.transaction().execute(async (tx) => {
+    const row = await memberOf(tx, organizationId, memberId);
+    if (!row.date_member_banned) throw conflict(`${row.member_email} is not banned.`);
+    await repo.updateMember(tx, memberId, { date_member_banned: null, ban_note: null });
+    await audit(tx, { reason: 'MEMBER_UNBANNED', message: `Unbanned member ${row.member_email}.`, organization_id: organizationId, member_email: actor.email, now });
+  });
+  return getMember(db, actor, organizationId, memberId);
+}

@@ -1,0 +1,46 @@
+/** Organization routes (SPEC.md §7). Each handler calls one service function. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  banQuery, organizationCreateSchema, organizationListQuery, organizationSchema, organizationUpdateSchema,
+} from '../../../common/schemas/organization';
+import { actorOf } from '../../auth/hook';
+import * as service from './service';
+
+const params = z.object({ id: z.string().min(1).max(100) });
+const one = { 200: organizationSchema };
+
+export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {
+  const tags = ['organizations'];
+
+  api.get(
+    '/organizations',
+    { schema: { tags, querystring: organizationListQuery, response: { 200: z.array(organizationSchema) } } },
+    async (request, reply) => {
+      const { items, total } = await service.listForActor(api.db, actorOf(request), request.query);
+      reply.header('x-total-count', String(total));
+      return items;
+    },
+  );
+
+  api.get('/organizations/:id', { schema: { tags, params, response: one } }, async (request) =>
+    service.getForActor(api.db, actorOf(request), request.params.id),
+  );
+
+  api.post('/organizations', { schema: { tags, body: organizationCreateSchema, response: { 201: organizationSchema } } }, async (request, reply) => {
+    const created = await service.createOrganization(api.db, actorOf(request), request.body, api.now());
+    return reply.status(201).send(created);
+  });
+
+  api.put('/organizations/:id', { schema: { tags, params, body: organizationUpdateSchema, response: one } }, async (request) =>
+    service.saveOrganization(api.db, actorOf(request), request.params.id, request.body, api.now()),
+  );
+
+  api.post('/organizations/:id/ban', { schema: { tags, params, querystring: banQuery, response: one } }, async (request) =>
+    service.banOrganization(api.db, actorOf(request), request.params.id, request.query.note, api.now()),
+  );
+
+  api.post('/organizations/:id/unban', { schema: { tags, params, response: one } }, async (request) =>
+    service.unbanOrganization(api.db, actorOf(request), request.params.id, api.now()),
+  );
+};

@@ -1,0 +1,81 @@
+/**
+ * The organization tree, for the role-scope rule: which organizations an organization manages
+ * (its descendants through parent_organization) and which ones an actor may read.
+ * Recursive CTEs, so SQLite and PostgreSQL answer it in one query each.
+ */
+import { sql } from 'kysely';
+import type { Queryable } from '../../db/database';
+import type { Actor, TargetOrganization } from '../../../common/policy';
+import { notFound } from '../../errors';
+
+/** The target with its ancestors, nearest first; 404 when there is no such organization. */
+export async function loadTarget(db: Queryable, organizationId: string): Promise<TargetOrganization> {
+  const rows = await db
+    .withRecursive('chain(organization_id, parent_organization_id, depth)', (qb) =>
+      qb
+        .selectFrom('organizations')
+        .select(['organization_id', 'parent_organization_id', sql<number>`0`.as('depth')])
+        .where('organization_id', '=', organizationId)
+        .unionAll((u) =>
+          u
+            .selectFrom('organizations as o')
+            .innerJoin('chain as c', 'c.parent_organization_id', 'o.organization_id')
+            // The depth bound keeps a corrupted cycle from looping for ever.
+            .select(['o.organization_id', 'o.parent_organization_id', sql<number>`c.depth + 1`.as('depth')])
+            .where('c.depth', '<', 64),
+        ),
+    )
+    .selectFrom('chain')
+    .select(['organization_id', 'depth'])
+    .orderBy('depth')
+    .execute();
+  if (rows.length === 0) throw notFound('Organization not found.');
+  return { organization_id: organizationId, ancestor_ids: rows.slice(1).map((r) => r.organization_id) };
+}
+
+/**
+ * Ids of the organizations where some role of the actor applies (DECISIONS.md "role scopes"),
+ * or 'all' for operator staff whose scope reaches every organization.
+ */
+export async function readableOrganizationIds(db: Queryable, actor: Actor): Promise<'all' | string[]> {
+  const own = actor.roles.filter((a) => a.scope !== 'MANAGED').map((a) => a.organization_id);
+  const managing = actor.roles.filter((a) => a.scope !== 'ORGANIZATION');
+  if (managing.some((a) => a.organization_role === 'OPERATOR')) return 'all';
+  const roots = [...new Set(managing.map((a) => a.organization_id))];
+  if (roots.length === 0) return [...new Set(own)];
+  const descendants = await db
+    .withRecursive('below(organization_id, depth)', (qb) =>
+      qb
+        .selectFrom('organizations')
+        .select(['organization_id', sql<number>`0`.as('depth')])
+        .where('parent_organization_id', 'in', roots)
+        .unionAll((u) =>
+          u
+            .selectFrom('organizations as o')
+            .innerJoin('below as b', 'b.organization_id', 'o.parent_organization_id')
+            .select(['o.organization_id', sql<number>`b.depth + 1`.as('depth')])
+            .where('b.depth', '<', 64),
+        ),
+    )
+    .selectFrom('below')
+    .select('organization_id')
+    .execute();
+  return [...new Set([...own, ...descendants.map((d) => d.organization_id)])];
+}
+
+/**
+ * Targets for many organizations at once (one page of a list): one query for the whole
+ * parent map instead of one per row. Organizations number in the thousands at most.
+ */
+export async function loadTargets(db: Queryable, organizationIds: string[]): Promise<Map<string, TargetOrganization>> {
+  const targets = new Map<string, TargetOrganization>();
+  if (organizationIds.length === 0) return targets;
+  const rows = await db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
+  const parentOf = new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
+  for (const id of organizationIds) {
+    const ancestors: string[] = [];
+    for (let p = parentOf.get(id); p && ancestors.length < 64; p = parentOf.get(p)) ancestors.push(p);
+    targets.set(id, { organization_id: id, ancestor_ids: ancestors });
+  }
+  return targets;
+}

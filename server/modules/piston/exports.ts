@@ -1,0 +1,120 @@
+/**
+ * What the download gateway ("piston") pulls (DECISIONS.md "API tokens and the download gateway"):
+ * routes.hcl, one block per resource, and a gzipped tar of the client certificates to trust.
+ * Both are pure functions of the database and the clock: the same content gives the same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { pack } from 'tar-stream';
+import type { Queryable } from '../../db/database';
+
+export interface Export {
+  body: Buffer;
+  /** Strong entity tag from the content. */
+  etag: string;
+}
+
+function withEtag(body: Buffer): Export {
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+}
+
+/** HCL2 quoted string: escapes, and `${`/`%{` doubled so the gateway never interpolates them. */
+export function hclString(value: string): string {
+  const escaped = value
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t')
+    .replace(/\$\{/g, '$${')
+    .replace(/%\{/g, '%%{');
+  return `"${escaped}"`;
+}
+
+async function activeOrganizationIds(db: Queryable): Promise<string[]> {
+  const rows = await db.selectFrom('organizations').select('organization_id').where('date_organization_banned', 'is', null).orderBy('organization_id').execute();
+  return rows.map((r) => r.organization_id);
+}
+
+export async function buildRoutesHcl(db: Queryable): Promise<Export> {
+  const [resources, active, grants] = await Promise.all([
+    db.selectFrom('resources').selectAll().orderBy('ordinal').execute(),
+    activeOrganizationIds(db),
+    db.selectFrom('resource_grants').select(['resource_id', 'organization_id']).orderBy('organization_id').execute(),
+  ]);
+  const activeSet = new Set(active);
+  const lines = ['# Routes of the download gateway, written by the Customer Portal. Do not edit by hand.', ''];
+  for (const r of resources) {
+    const allowed = r.resource_access === 'RESTRICTED'
+      ? grants.filter((g) => g.resource_id === r.resource_id && activeSet.has(g.organization_id)).map((g) => g.organization_id)
+      : active;
+    lines.push(
+      `resource ${hclString(r.resource_id)} {`,
+      `  ordinal       = ${r.ordinal}`,
+      `  name          = ${hclString(r.resource_name)}`,
+      `  path_pattern  = ${hclString(r.path_pattern)}`,
+      `  location      = ${hclString(r.location)}`,
+      `  type          = ${hclString(r.resource_type)}`,
+      `  access        = ${hclString(r.resource_access)}`,
+      `  organizations = [${allowed.map(hclString).join(', ')}]`,
+      '}',
+      '',
+    );
+  }
+  return withEtag(Buffer.from(lines.join('\n'), 'utf8'));
+}
+
+/** The certificate's file in the archive: a folder per organization, a name from its DN. */
+export function certificateFileName(organizationId: string, distinguishedName: string): string {
+  return `${organizationId}/${createHash('sha256').update(distinguishedName).digest('hex').slice(0, 24)}.pem`;
+}
+
+/** Approved, not revoked, inside their validity window, of organizations that are not banned. */
+export async function trustedCertificates(db: Queryable, now: Date) {
+  const at = now.toISOString();
+  return db
+    .selectFrom('certificates as c')
+    .innerJoin('organizations as o', 'o.organization_id', 'c.organization_id')
+    .select(['c.distinguished_name', 'c.organization_id', 'o.organization_name', 'c.serial_number', 'c.date_not_before', 'c.date_not_after', 'c.certificate_pem'])
+    .where('c.date_approved', 'is not', null)
+    .where('c.date_revoked', 'is', null)
+    .where('c.date_not_before', '<=', at)
+    .where('c.date_not_after', '>', at)
+    .where('o.date_organization_banned', 'is', null)
+    .orderBy('c.organization_id')
+    .orderBy('c.distinguished_name')
+    .execute();
+}
+
+// A fixed time in every tar header: the archive's bytes depend on its content alone.
+const FIXED_MTIME = new Date('2000-01-01T00:00:00Z');
+
+export async function buildCertsArchive(db: Queryable, now: Date): Promise<Export> {
+  const certificates = await trustedCertificates(db, now);
+  const files = certificates.map((c) => ({ name: certificateFileName(c.organization_id, c.distinguished_name), certificate: c }));
+  const manifest = {
+    format: 1,
+    certificates: files.map(({ name, certificate: c }) => ({
+      file: name,
+      distinguished_name: c.distinguished_name,
+      organization_id: c.organization_id,
+      organization_name: c.organization_name,
+      serial_number: c.serial_number,
+      date_not_before: c.date_not_before,
+      date_not_after: c.date_not_after,
+    })),
+  };
+  const tar = pack();
+  const chunks: Buffer[] = [];
+  tar.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+  const finished = new Promise<void>((resolve, reject) => {
+    tar.on('end', resolve);
+    tar.on('error', reject);
+  });
+  const entry = (name: string, content: string) => tar.entry({ name, mtime: FIXED_MTIME, mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' }, content);
+  entry('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const { name, certificate } of files) entry(name, certificate.certificate_pem);
+  tar.finalize();
+  await finished;
+  return withEtag(gzipSync(Buffer.concat(chunks), { level: 9 }));
+}

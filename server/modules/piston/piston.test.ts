@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { X509Certificate } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { parse as parseHcl } from '@cdktf/hcl2json';
+import { Parser } from 'tar';
+import { testDialects } from '../../../test/support/databases';
+import { useTestApp, type TestApp } from '../../../test/support/test-app';
+import { makeCertificate } from '../../../scripts/make-certificate';
+
+const dialects = await testDialects();
+const DEVOPS = 'devops@operator.example';
+
+/** Reads a gzipped tar with node-tar: file name → text. */
+async function untar(body: Buffer): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  await new Promise<void>((resolve, reject) => {
+    const parser = new Parser({
+      onReadEntry: (entry) => {
+        const chunks: Buffer[] = [];
+        entry.on('data', (c: Buffer) => chunks.push(c));
+        entry.on('end', () => files.set(entry.path, Buffer.concat(chunks).toString('utf8')));
+      },
+    });
+    parser.on('end', resolve);
+    parser.on('error', reject);
+    Readable.from(body).pipe(parser);
+  });
+  return files;
+}
+
+type Routes = { resource: Record<string, Array<{ ordinal: number; name: string; access: string; organizations: string[]; path_pattern: string; location: string; type: string }>> };
+
+async function routes(t: TestApp) {
+  const res = await t.call(DEVOPS, { method: 'GET', url: '/api/piston/routes.hcl' });
+  expect(res.statusCode).toBe(200);
+  return { res, parsed: (await parseHcl('routes.hcl', res.body)) as Routes };
+}
+
+async function archive(t: TestApp) {
+  const res = await t.call(DEVOPS, { method: 'GET', url: '/api/piston/certs' });
+  expect(res.statusCode).toBe(200);
+  return { res, files: await untar(res.rawPayload) };
+}
+
+describe.each(dialects)('download-gateway export on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('writes routes.hcl that a standard HCL parser reads, one block per resource in ordinal order', async () => {
+    const { res, parsed } = await routes(t);
+    const blocks = Object.values(parsed.resource).map((b) => b[0]);
+    expect(blocks.map((b) => b.ordinal).sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 50]);
+    // The parser's object loses the file's order; the text keeps it.
+    expect([...res.body.matchAll(/ordinal\s+=\s+(\d+)/g)].map((m) => Number(m[1]))).toEqual([10, 20, 30, 40, 50]);
+    const beta = blocks.find((b) => b.name === 'Linux packages (beta)')!;
+    expect(beta).toMatchObject({ access: 'RESTRICTED', type: 'LINUX_PACKAGE', path_pattern: '/packages/beta/**', location: '/srv/packages/beta', organizations: [t.org.contoso] });
+    const stable = blocks.find((b) => b.access === 'DEFAULT')!;
+    // Every organization that is not banned: Fabrikam is banned.
+    expect([...stable.organizations].sort()).toEqual([t.org.contoso, t.org.northwind, t.org.operator].sort());
+  });
+
+  it('archives exactly the approved, unrevoked, currently valid certificates of organizations not banned', async () => {
+    const { files } = await archive(t);
+    const manifest = JSON.parse(files.get('manifest.json')!);
+    const dns = manifest.certificates.map((c: { distinguished_name: string }) => c.distinguished_name).sort();
+    expect(dns).toEqual(['CN=edge-1.northwind.example,O=Northwind Networks,C=US', 'CN=gw-berlin.contoso.example,OU=Gateways,O=Contoso,C=DE']);
+    for (const entry of manifest.certificates) {
+      const pem = files.get(entry.file)!;
+      expect(entry.file.startsWith(`${entry.organization_id}/`)).toBe(true);
+      expect(new X509Certificate(pem).subject).toContain(entry.distinguished_name.split(',')[0].slice(3));
+    }
+  });
+
+  it('is byte-identical when nothing changed, with strong ETags and 304 on If-None-Match', async () => {
+    const first = await archive(t);
+    const second = await archive(t);
+    expect(second.res.rawPayload.equals(first.res.rawPayload)).toBe(true);
+    const etag = String(first.res.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const cached = await t.call(DEVOPS, { method: 'GET', url: '/api/piston/certs', headers: { 'if-none-match': etag } });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.body).toBe('');
+    const r = (await routes(t)).res;
+    expect((await t.call(DEVOPS, { method: 'GET', url: '/api/piston/routes.hcl', headers: { 'if-none-match': `"other", ${r.headers.etag}` } })).statusCode).toBe(304);
+  });
+
+  it('reflects approval, revocation, expiry, bans and grants at once', async () => {
+    const dnsInArchive = async () => JSON.parse((await archive(t)).files.get('manifest.json')!).certificates.map((c: { distinguished_name: string }) => c.distinguished_name);
+    const now = t.clock.now().getTime();
+    const { pem } = await makeCertificate({ subject: 'CN=short.contoso.example', notBefore: new Date(now - 1000), notAfter: new Date(now + 2 * 86_400_000) });
+    await t.call('issuer@contoso.example', { method: 'POST', url: `/api/organizations/${t.org.contoso}/certificates`, payload: { description: '', certificate: pem } });
+    expect(await dnsInArchive()).not.toContain('CN=short.contoso.example');
+    await t.call('approver@operator.example', { method: 'POST', url: `/api/approve/${encodeURIComponent('CN=short.contoso.example')}` });
+    expect(await dnsInArchive()).toContain('CN=short.contoso.example');
+    t.clock.advanceDays(3);
+    expect(await dnsInArchive()).not.toContain('CN=short.contoso.example');
+    t.clock.advanceDays(-3);
+
+    const berlin = 'CN=gw-berlin.contoso.example,OU=Gateways,O=Contoso,C=DE';
+    await t.call('approver@operator.example', { method: 'POST', url: `/api/organizations/${t.org.contoso}/certificates/${encodeURIComponent(berlin)}/revoke` });
+    expect(await dnsInArchive()).not.toContain(berlin);
+
+    await t.db.updateTable('organizations').set({ date_organization_banned: t.clock.now().toISOString() }).where('organization_id', '=', t.org.contoso).execute();
+    expect(await dnsInArchive()).not.toContain('CN=short.contoso.example');
+    const { parsed } = await routes(t);
+    const beta = Object.values(parsed.resource).map((b) => b[0]).find((b) => b.name === 'Linux packages (beta)')!;
+    expect(beta.organizations).toEqual([]);
+    await t.db.updateTable('organizations').set({ date_organization_banned: null }).where('organization_id', '=', t.org.contoso).execute();
+
+    const lab = Object.entries(parsed.resource).find(([, b]) => b[0].name === 'Lab images')![0];
+    const before = (await routes(t)).res.headers.etag;
+    await t.call('admin@operator.example', { method: 'POST', url: `/api/resources/${lab}/add?organization=${t.org.contoso}` });
+    const after = await routes(t);
+    expect(after.res.headers.etag).not.toBe(before);
+    expect(Object.values(after.parsed.resource).map((b) => b[0]).find((b) => b.name === 'Lab images')!.organizations).toContain(t.org.contoso);
+  });
+
+  it('tells statistics: ETags, unapproved counts and the latest certificate of each event', async () => {
+    const res = await t.call(DEVOPS, { method: 'GET', url: '/api/piston/statistics' });
+    expect(res.statusCode).toBe(200);
+    const stats = res.json();
+    expect(stats.routes.etag).toBe((await routes(t)).res.headers.etag);
+    expect(stats.certs.etag).toBe((await archive(t)).res.headers.etag);
+    const contoso = stats.organizations.find((o: { organization_id: string }) => o.organization_id === t.org.contoso);
+    expect(contoso.cert_unapproved).toBe(1);
+    expect(contoso.latest.revoke.distinguished_name).toBe('CN=gw-berlin.contoso.example,OU=Gateways,O=Contoso,C=DE');
+    expect(contoso.latest.revoke.file_name).toMatch(new RegExp(`^${t.org.contoso}/[0-9a-f]+\\.pem$`));
+    expect(contoso.latest.expired.distinguished_name).toContain('gw-munich');
+    // "valid" is the gateway's view: approved and not revoked (gw-hamburg is in its window but not approved).
+    expect(contoso.latest.valid.distinguished_name).toContain('short.contoso.example');
+    const northwind = stats.organizations.find((o: { organization_id: string }) => o.organization_id === t.org.northwind);
+    expect(northwind.latest.valid.distinguished_name).toContain('edge-1');
+  });
+
+  it('refuses people who are not operator DEVOPS, and anonymous callers', async () => {
+    for (const url of ['/api/piston/routes.hcl', '/api/piston/certs', '/api/piston/statistics']) {
+      expect((await t.call(null, { method: 'GET', url })).statusCode).toBe(401);
+      for (const email of ['supervisor@operator.example', 'admin@northwind.example', 'issuer@contoso.example']) {
+        expect((await t.call(email, { method: 'GET', url })).statusCode, `${email} ${url}`).toBe(403);
+      }
+      expect((await t.call('member@fabrikam.example', { method: 'GET', url })).statusCode).toBe(403);
+    }
+  });
+});

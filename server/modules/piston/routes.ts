@@ -1,0 +1,45 @@
+/**
+ * The gateway's pull: routes.hcl, the certificate archive and the statistics, each with a strong
+ * ETag and 304 for a matching If-None-Match. Callers: a piston_export API token, or an operator
+ * DEVOPS member (DECISIONS.md).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pistonStatisticsSchema } from '../../../common/schemas/piston';
+import { authenticateGateway } from './gateway-auth';
+import { buildCertsArchive, buildRoutesHcl, type Export } from './exports';
+import { buildStatistics } from './statistics';
+
+/** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim() === etag);
+}
+
+function sendExport(request: FastifyRequest, reply: FastifyReply, result: Export, type: string, fileName: string) {
+  reply.header('etag', result.etag).header('cache-control', 'no-cache');
+  if (notModified(request, result.etag)) return reply.status(304).send();
+  return reply.type(type).header('content-disposition', `attachment; filename="${fileName}"`).send(result.body);
+}
+
+export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
+  const options = { config: { auth: 'self' as const }, schema: { tags: ['piston'] } };
+  api.addHook('onRequest', async (request) => {
+    await authenticateGateway(api, request);
+  });
+
+  api.get('/piston/routes.hcl', options, async (request, reply) =>
+    sendExport(request, reply, await buildRoutesHcl(api.db), 'text/plain; charset=utf-8', 'routes.hcl'),
+  );
+
+  api.get('/piston/certs', options, async (request, reply) =>
+    sendExport(request, reply, await buildCertsArchive(api.db, api.now()), 'application/gzip', 'certs.tar.gz'),
+  );
+
+  api.get('/piston/statistics', { ...options, schema: { ...options.schema, response: { 200: pistonStatisticsSchema } } }, async () => {
+    const now = api.now();
+    const [routes, certs] = await Promise.all([buildRoutesHcl(api.db), buildCertsArchive(api.db, now)]);
+    return buildStatistics(api.db, now, routes, certs);
+  });
+};

@@ -1,0 +1,74 @@
+/**
+ * Piston statistics (SPEC.md §3): the ETags of both exports and, per organization, the count of
+ * unapproved certificates and the latest certificate of each event with the date of that event.
+ */
+import { sql } from 'kysely';
+import type { Queryable } from '../../db/database';
+import { certificateFileName, type Export } from './exports';
+
+export const EVENTS = ['upload', 'valid', 'approve', 'revoke', 'expired'] as const;
+export type PistonEvent = (typeof EVENTS)[number];
+
+export interface LatestCertificate {
+  file_name: string;
+  distinguished_name: string;
+  date_modified: string;
+}
+
+export interface OrganizationStatistics {
+  organization_id: string;
+  organization_name: string;
+  cert_unapproved: number;
+  latest: Record<PistonEvent, LatestCertificate | null>;
+}
+
+/**
+ * Which date marks each event, and which certificates count for it at `now`. "valid" and "expired"
+ * speak of the gateway's view: approved certificates entering or leaving the archive.
+ */
+function eventColumn(event: PistonEvent, at: string) {
+  switch (event) {
+    case 'upload': return { column: 'date_created', where: sql`1 = 1` };
+    case 'approve': return { column: 'date_approved', where: sql`date_approved is not null` };
+    case 'revoke': return { column: 'date_revoked', where: sql`date_revoked is not null` };
+    case 'valid': return { column: 'date_not_before', where: sql`date_approved is not null and date_revoked is null and date_not_before <= ${at} and date_not_after > ${at}` };
+    case 'expired': return { column: 'date_not_after', where: sql`date_approved is not null and date_not_after <= ${at}` };
+  }
+}
+
+/** The latest certificate of one event per organization, by a window function (both dialects). */
+async function latestPerOrganization(db: Queryable, event: PistonEvent, at: string) {
+  const { column, where } = eventColumn(event, at);
+  const result = await sql<{ organization_id: string; distinguished_name: string; date_modified: string }>`
+    select organization_id, distinguished_name, date_modified from (
+      select organization_id, distinguished_name, ${sql.ref(column)} as date_modified,
+             row_number() over (partition by organization_id order by ${sql.ref(column)} desc, distinguished_name) as position
+      from certificates where ${where}
+    ) ranked where position = 1`.execute(db);
+  return new Map(result.rows.map((r) => [r.organization_id, r]));
+}
+
+export async function buildStatistics(db: Queryable, now: Date, routes: Export, certs: Export) {
+  const at = now.toISOString();
+  const [organizations, unapproved, ...latest] = await Promise.all([
+    db.selectFrom('organizations').select(['organization_id', 'organization_name']).orderBy('organization_name').execute(),
+    db.selectFrom('certificates').select(['organization_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('date_approved', 'is', null).where('date_revoked', 'is', null).groupBy('organization_id').execute(),
+    ...EVENTS.map((event) => latestPerOrganization(db, event, at)),
+  ]);
+  const unapprovedOf = new Map(unapproved.map((u) => [u.organization_id, Number(u.n)]));
+  return {
+    routes: { etag: routes.etag },
+    certs: { etag: certs.etag },
+    organizations: organizations.map((o): OrganizationStatistics => ({
+      ...o,
+      cert_unapproved: unapprovedOf.get(o.organization_id) ?? 0,
+      latest: Object.fromEntries(
+        EVENTS.map((event, i) => {
+          const row = latest[i].get(o.organization_id);
+          return [event, row ? { file_name: certificateFileName(o.organization_id, row.distinguished_name), distinguished_name: row.distinguished_name, date_modified: row.date_modified } : null];
+        }),
+      ) as Record<PistonEvent, LatestCertificate | null>,
+    })),
+  };
+}

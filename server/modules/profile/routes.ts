@@ -1,0 +1,37 @@
+/** The signed-in person's profile (GET /api/auth/callback) and the web app's public settings. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { profileSchema, clientSettingsSchema } from '../../../common/schemas/profile';
+import { actorOf } from '../../auth/hook';
+
+export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
+  api.get(
+    '/config',
+    { config: { auth: 'public' }, schema: { tags: ['auth'], response: { 200: clientSettingsSchema } } },
+    async () => ({
+      authority: api.config.oidc.issuer,
+      client_id: api.config.oidc.clientId,
+      scope: api.config.oidc.scope,
+      audience: api.config.oidc.audience,
+    }),
+  );
+
+  api.get(
+    '/auth/callback',
+    {
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], response: { 200: profileSchema } },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return {
+        name: actor.name,
+        email: actor.email,
+        member_id: actor.member_id,
+        organization_id: actor.organization_id,
+        organization_name: actor.organization_name,
+        organization_role: actor.organization_role,
+        roles: actor.roles,
+      };
+    },
+  );
+};

@@ -1,0 +1,58 @@
+/** Resource queries. Grants matter only for RESTRICTED resources (DECISIONS.md "Resources"). */
+import type { Queryable } from '../../db/database';
+import type { ResourceRow } from '../../db/schema';
+import type { Resource } from '../../../common/schemas/resource';
+import { containsIgnoringCase } from '../../db/text-filter';
+
+async function withOrganizations(db: Queryable, rows: ResourceRow[]): Promise<Resource[]> {
+  if (rows.length === 0) return [];
+  const grants = await db
+    .selectFrom('resource_grants as g')
+    .innerJoin('organizations as o', 'o.organization_id', 'g.organization_id')
+    .select(['g.resource_id', 'o.organization_id', 'o.organization_name'])
+    .where('g.resource_id', 'in', rows.map((r) => r.resource_id))
+    .orderBy('o.organization_name')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    organizations: grants.filter((g) => g.resource_id === r.resource_id).map(({ organization_id, organization_name }) => ({ organization_id, organization_name })),
+  }));
+}
+
+export async function listResources(db: Queryable, filter?: string): Promise<Resource[]> {
+  let q = db.selectFrom('resources').selectAll();
+  if (filter?.trim()) q = q.where((eb) => eb.or([containsIgnoringCase('resource_name', filter), containsIgnoringCase('path_pattern', filter)]));
+  return withOrganizations(db, await q.orderBy('ordinal').execute());
+}
+
+/** What an organization may use: PUBLIC and DEFAULT ones, and RESTRICTED ones granted to it. */
+export async function listResourcesOf(db: Queryable, organizationId: string): Promise<Resource[]> {
+  const rows = await db
+    .selectFrom('resources as r')
+    .selectAll('r')
+    .where((eb) =>
+      eb.or([
+        eb('r.resource_access', '!=', 'RESTRICTED'),
+        eb.exists(eb.selectFrom('resource_grants as g').select('g.resource_id').whereRef('g.resource_id', '=', 'r.resource_id').where('g.organization_id', '=', organizationId)),
+      ]),
+    )
+    .orderBy('r.ordinal')
+    .execute();
+  return withOrganizations(db, rows);
+}
+
+export async function findResource(db: Queryable, resourceId: string): Promise<Resource | undefined> {
+  const row = await db.selectFrom('resources').selectAll().where('resource_id', '=', resourceId).executeTakeFirst();
+  return row ? (await withOrganizations(db, [row]))[0] : undefined;
+}
+
+export async function nextOrdinal(db: Queryable): Promise<number> {
+  const row = await db.selectFrom('resources').select((eb) => eb.fn.max('ordinal').as('max')).executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
+export async function ordinalTaken(db: Queryable, ordinal: number, exceptId?: string): Promise<boolean> {
+  let q = db.selectFrom('resources').select('resource_id').where('ordinal', '=', ordinal);
+  if (exceptId) q = q.where('resource_id', '!=', exceptId);
+  return !!(await q.executeTakeFirst());
+}

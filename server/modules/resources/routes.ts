@@ -1,0 +1,44 @@
+/** Resource routes (SPEC.md §7). */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resourceInputSchema, resourceSchema } from '../../../common/schemas/resource';
+import { actorOf } from '../../auth/hook';
+import * as service from './service';
+
+const id = z.object({ id: z.string().min(1).max(100) });
+const organizationQuery = z.object({ organization: z.string().min(1, 'is required').max(100) });
+
+export const resourceRoutes: FastifyPluginAsyncZod = async (api) => {
+  const tags = ['resources'];
+
+  api.get('/resources', { schema: { tags, querystring: z.object({ filter: z.string().max(200).optional() }), response: { 200: z.array(resourceSchema) } } }, async (request) =>
+    service.listResources(api.db, actorOf(request), request.query.filter),
+  );
+
+  api.get('/organizations/:id/resources', { schema: { tags, params: id, response: { 200: z.array(resourceSchema) } } }, async (request) =>
+    service.listForOrganization(api.db, actorOf(request), request.params.id),
+  );
+
+  api.get('/resources/:id', { schema: { tags, params: id, response: { 200: resourceSchema } } }, async (request) =>
+    service.getResource(api.db, actorOf(request), request.params.id),
+  );
+
+  api.post('/resources', { schema: { tags, body: resourceInputSchema, response: { 201: resourceSchema } } }, async (request, reply) =>
+    reply.status(201).send(await service.createResource(api.db, actorOf(request), request.body, api.now())),
+  );
+
+  api.put('/resources/:id', { schema: { tags, params: id, body: resourceInputSchema, response: { 200: resourceSchema } } }, async (request) =>
+    service.updateResource(api.db, actorOf(request), request.params.id, request.body, api.now()),
+  );
+
+  api.delete('/resources/:id', { schema: { tags, params: id, response: { 204: z.null() } } }, async (request, reply) => {
+    await service.deleteResource(api.db, actorOf(request), request.params.id, api.now());
+    return reply.status(204).send(null);
+  });
+
+  for (const [path, granted] of [['add', true], ['remove', false]] as const) {
+    api.post(`/resources/:id/${path}`, { schema: { tags, params: id, querystring: organizationQuery, response: { 200: resourceSchema } } }, async (request) =>
+      service.setGrant(api.db, actorOf(request), request.params.id, request.query.organization, granted, api.now()),
+    );
+  }
+};

@@ -1,0 +1,119 @@
+/**
+ * Resources are global (the operator's catalogue of downloads), so their rules target the
+ * operator organization; a grant also targets the organization it is granted to.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../../db/database';
+import type { RequestActor } from '../../auth/actor';
+import { can, SCREENS, type Action } from '../../../common/policy';
+import type { ResourceInput } from '../../../common/schemas/resource';
+import { authorize, authorizeOperator, operatorTargetOf } from '../../auth/authorize';
+import { loadTarget } from '../organizations/tree';
+import { audit } from '../audit/service';
+import { conflict, forbidden, notFound } from '../../errors';
+import * as repo from './repository';
+
+const MISSING = 'Resource not found.';
+
+/** The catalogue is for operator staff only (SPEC.md §2: admin Resources, operator organization only). */
+function requireOperatorStaff(actor: RequestActor) {
+  if (!SCREENS.resources(actor)) throw forbidden('Only staff of the operator organization manage resources.');
+}
+
+function requireOnOperator(actor: RequestActor, action: Action) {
+  requireOperatorStaff(actor);
+  return authorizeOperator(actor, action, 'Your roles do not allow this here.');
+}
+
+export async function listResources(db: Db, actor: RequestActor, filter?: string) {
+  requireOperatorStaff(actor);
+  return repo.listResources(db, filter);
+}
+
+export async function getResource(db: Db, actor: RequestActor, resourceId: string) {
+  requireOperatorStaff(actor);
+  const resource = await repo.findResource(db, resourceId);
+  if (!resource) throw notFound(MISSING);
+  return resource;
+}
+
+export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string) {
+  await authorize(db, actor, 'read', organizationId);
+  return repo.listResourcesOf(db, organizationId);
+}
+
+async function checkOrdinal(db: Queryable, ordinal: number, exceptId?: string) {
+  if (await repo.ordinalTaken(db, ordinal, exceptId)) {
+    throw conflict(`Ordinal ${ordinal} is taken by another resource; ordinals keep the resources in one order.`);
+  }
+}
+
+export async function createResource(db: Db, actor: RequestActor, input: ResourceInput, now: Date) {
+  const operatorId = requireOnOperator(actor, 'resource.create');
+  const resourceId = randomUUID();
+  await db.transaction().execute(async (tx) => {
+    const ordinal = input.ordinal ?? (await repo.nextOrdinal(tx));
+    await checkOrdinal(tx, ordinal);
+    await tx.insertInto('resources').values({ resource_id: resourceId, ...input, ordinal, description: input.description ?? null }).execute();
+    await audit(tx, { reason: 'RESOURCE_CREATED', message: `Created resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
+  });
+  return (await repo.findResource(db, resourceId))!;
+}
+
+export async function updateResource(db: Db, actor: RequestActor, resourceId: string, input: ResourceInput, now: Date) {
+  const operatorId = requireOnOperator(actor, 'resource.create');
+  await db.transaction().execute(async (tx) => {
+    const existing = await repo.findResource(tx, resourceId);
+    if (!existing) throw notFound(MISSING);
+    const ordinal = input.ordinal ?? existing.ordinal;
+    await checkOrdinal(tx, ordinal, resourceId);
+    await tx.updateTable('resources').set({ ...input, ordinal, description: input.description ?? null }).where('resource_id', '=', resourceId).execute();
+    await audit(tx, { reason: 'RESOURCE_SAVED', message: `Saved resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
+  });
+  return (await repo.findResource(db, resourceId))!;
+}
+
+export async function deleteResource(db: Db, actor: RequestActor, resourceId: string, now: Date) {
+  const operatorId = requireOnOperator(actor, 'resource.create');
+  await db.transaction().execute(async (tx) => {
+    const existing = await repo.findResource(tx, resourceId);
+    if (!existing) throw notFound(MISSING);
+    await tx.deleteFrom('resources').where('resource_id', '=', resourceId).execute();
+    await audit(tx, { reason: 'RESOURCE_REMOVED', message: `Removed resource ${existing.resource_name} (${existing.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
+  });
+}
+
+/**
+ * Grants or revokes a RESTRICTED resource for an organization. Two roles reach this one call
+ * (SPEC.md §6): operator SUPERVISOR/ADMINISTRATOR (scope not MANAGED) on the resource screen, and
+ * SUPERVISOR/DEVOPS toggling the organization's access on the organization screen.
+ */
+export async function setGrant(db: Db, actor: RequestActor, resourceId: string, organizationId: string, granted: boolean, now: Date) {
+  requireOperatorStaff(actor);
+  const organization = await loadTarget(db, organizationId).catch(() => {
+    throw notFound('Organization not found.');
+  });
+  const operator = operatorTargetOf(actor);
+  if (!(operator && can(actor, 'resource.grant', operator)) && !can(actor, 'resource.toggleOrganization', organization)) {
+    throw forbidden('Your roles do not allow granting resources.');
+  }
+  await db.transaction().execute(async (tx) => {
+    const resource = await repo.findResource(tx, resourceId);
+    if (!resource) throw notFound(MISSING);
+    if (resource.resource_access !== 'RESTRICTED') {
+      throw conflict(`Only RESTRICTED resources are granted to organizations; ${resource.resource_name} is ${resource.resource_access}.`);
+    }
+    const has = resource.organizations.some((o) => o.organization_id === organizationId);
+    if (has === granted) return;
+    if (granted) await tx.insertInto('resource_grants').values({ resource_id: resourceId, organization_id: organizationId }).execute();
+    else await tx.deleteFrom('resource_grants').where('resource_id', '=', resourceId).where('organization_id', '=', organizationId).execute();
+    await audit(tx, {
+      reason: granted ? 'RESOURCE_GRANTED' : 'RESOURCE_REVOKED',
+      message: `${granted ? 'Granted' : 'Revoked'} resource ${resource.resource_name} ${granted ? 'to' : 'from'} this organization.`,
+      organization_id: organizationId,
+      member_email: actor.email,
+      now,
+    });
+  });
+  return (await repo.findResource(db, resourceId))!;
+}

@@ -1,0 +1,67 @@
+/**
+ * API tokens for machines (the download gateway): JWTs signed with an Ed25519 key derived from
+ * the master secret, so they stop working when the secret changes and need no table of their own.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { unauthorized } from '../../errors';
+
+/** Kept apart from people's tokens by issuer and audience. */
+export const apiTokenIssuer = (api: FastifyInstance) => `${api.config.publicUrl}/api`;
+export const API_TOKEN_AUDIENCE = 'customer-portal-machines';
+const KEY_PURPOSE = 'api-tokens';
+
+export interface ApiTokenClaims {
+  jti: string;
+  upn: string;
+  groups: string[];
+  exp: number;
+}
+
+/** Whether the token claims to be one of ours; its signature is checked by verifyApiToken. */
+export function isApiToken(api: FastifyInstance, token: string): boolean {
+  try {
+    return decodeJwt(token).iss === apiTokenIssuer(api);
+  } catch {
+    return false;
+  }
+}
+
+export async function signApiToken(api: FastifyInstance, input: { upn: string; groups: string[]; expiresInDays: number }) {
+  const { privateKey } = api.masterSecret.deriveKeyPair(KEY_PURPOSE);
+  const id = randomUUID();
+  const issuedAt = Math.floor(api.now().getTime() / 1000);
+  const token = await new SignJWT({ upn: input.upn, groups: input.groups })
+    .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
+    .setIssuer(apiTokenIssuer(api))
+    .setAudience(API_TOKEN_AUDIENCE)
+    .setSubject(input.upn)
+    .setJti(id)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + input.expiresInDays * 86_400)
+    .sign(privateKey);
+  return { token, id };
+}
+
+export async function verifyApiToken(api: FastifyInstance, token: string): Promise<ApiTokenClaims> {
+  // Without the secret there is no key: 503 says so instead of calling every token bad.
+  const { publicKey } = api.masterSecret.deriveKeyPair(KEY_PURPOSE);
+  try {
+    const { payload } = await jwtVerify(token, publicKey, {
+      issuer: apiTokenIssuer(api),
+      audience: API_TOKEN_AUDIENCE,
+      algorithms: ['EdDSA'],
+      requiredClaims: ['exp', 'jti'],
+      currentDate: api.now(),
+    });
+    return {
+      jti: String(payload.jti),
+      upn: String(payload.upn ?? payload.sub),
+      groups: Array.isArray(payload.groups) ? payload.groups.map(String) : [],
+      exp: Number(payload.exp),
+    };
+  } catch {
+    throw unauthorized('The API token is not valid (signature, audience or expiry).');
+  }
+}

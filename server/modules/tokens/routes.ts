@@ -1,0 +1,33 @@
+/**
+ * POST /api/token: a signed API token for a machine (DECISIONS.md "API tokens"), answered as text.
+ * The token itself is shown once and never stored; the journal keeps who made it, for whom, its id.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tokenRequestSchema } from '../../../common/schemas/token';
+import { actorOf } from '../../auth/hook';
+import { authorizeOperator } from '../../auth/authorize';
+import { audit } from '../audit/service';
+import { signApiToken } from './api-tokens';
+
+export const tokenRoutes: FastifyPluginAsyncZod = async (api) => {
+  api.post(
+    '/token',
+    { schema: { tags: ['admin'], body: tokenRequestSchema, response: { 200: z.string() } } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const operator = authorizeOperator(actor, 'admin.token', 'Only SUPERVISOR or DEVOPS staff of the operator may create tokens.');
+      const { upn, groups, expires_in: days } = request.body;
+      const { token, id } = await signApiToken(api, { upn, groups, expiresInDays: days });
+      const now = api.now();
+      await audit(api.db, {
+        reason: 'TOKEN_CREATED',
+        message: `Created API token ${id} for ${upn} (groups ${groups.join(', ')}, valid ${days} days).`,
+        organization_id: operator,
+        member_email: actor.email,
+        now,
+      });
+      return reply.type('text/plain; charset=utf-8').send(token);
+    },
+  );
+};

@@ -1,0 +1,39 @@
+/** Providers: Mantine (with the CSP nonce), TanStack Query, the router and the toasts. */
+import { Suspense } from 'react';
+import { RouterProvider } from 'react-router/dom';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Bounce, ToastContainer } from 'react-toastify/unstyled';
+import { Loading } from './components/Loading';
+import { TOAST_AUTO_CLOSE_MS, TOAST_LIMIT } from './lib/notifications';
+import { queryClient } from './lib/query';
+import { router } from './router';
+import { cssVariablesResolver, styleNonce, theme } from './theme';
+
+export function App() {
+  return (
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="light"
+      getStyleNonce={styleNonce}
+      cssVariablesResolver={cssVariablesResolver}
+    >
+      <QueryClientProvider client={queryClient}>
+        <Suspense fallback={<Loading />}>
+          <RouterProvider router={router} />
+        </Suspense>
+        <ToastContainer
+          position="top-right"
+          autoClose={TOAST_AUTO_CLOSE_MS}
+          limit={TOAST_LIMIT}
+          newestOnTop
+          transition={Bounce}
+          closeOnClick={false}
+          pauseOnFocusLoss
+          pauseOnHover
+          theme="light"
+        />
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The filter row of the status lists (SPEC.md §2 certificates and licenses): a text box, three
+ * toggle icons that hide expired, requested (not approved) and valid rows, and a Filter button.
+ * The text applies on Filter or Enter; a toggle applies at once, together with the text typed
+ * so far, so the list never shows a mix of applied and unapplied filters.
+ */
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { IconCircleCheck, IconClockX, IconHourglass } from '@tabler/icons-react';
+import { FilterForm } from './FilterForm';
+import type { StatusFilters, StatusFlag } from './useListSearch';
+
+const TOGGLES: { flag: StatusFlag; label: string; Icon: typeof IconClockX }[] = [
+  { flag: 'hideExpired', label: 'Hide expired', Icon: IconClockX },
+  { flag: 'hideRequests', label: 'Hide requests', Icon: IconHourglass },
+  { flag: 'hideValid', label: 'Hide valid', Icon: IconCircleCheck },
+];
+
+/** The API's limit of the name filter (common/schemas/lists.ts). */
+const NAME_MAX_LENGTH = 500;
+
+export interface StatusListFiltersProps {
+  /** Label of the text box: "Filter by name", "Filter by DN". */
+  label: string;
+  /** Name of the search landmark, e.g. "Filter licenses". */
+  formLabel: string;
+  placeholder?: string;
+  filters: StatusFilters;
+  onChange: (patch: Partial<StatusFilters>) => void;
+}
+
+export function StatusListFilters({ label, formLabel, placeholder, filters, onChange }: StatusListFiltersProps) {
+  const toggles = (text: string) => (
+    <Group gap={6} wrap="nowrap" role="group" aria-label="Hide by status">
+      {TOGGLES.map(({ flag, label: toggleLabel, Icon }) => (
+        <Tooltip key={flag} label={filters[flag] ? `${toggleLabel}: on` : toggleLabel} withArrow>
+          <ActionIcon
+            size={36}
+            variant={filters[flag] ? 'filled' : 'default'}
+            aria-label={toggleLabel}
+            aria-pressed={filters[flag]}
+            onClick={() => onChange({ name: text, [flag]: !filters[flag] })}
+          >
+            <Icon size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      ))}
+    </Group>
+  );
+
+  return (
+    <FilterForm
+      label={label}
+      formLabel={formLabel}
+      placeholder={placeholder}
+      maxLength={NAME_MAX_LENGTH}
+      value={filters.name}
+      onFilter={(name) => onChange({ name })}
+      controls={toggles}
+    />
+  );
+}

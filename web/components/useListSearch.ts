@@ -1,0 +1,103 @@
+/**
+ * The filters and page of a list kept in the URL query, so a reload, a bookmark or the back button
+ * shows the same rows (docs/decisions.md "List filters"). Changing a filter goes back to the first
+ * page; each change is a history entry, so Back undoes it. Two kinds of list use it:
+ * - a text filter, `?filter=anna&page=2` (members, journal, admin users and organizations);
+ * - the status lists of SPEC.md §2, `?name=lab&hideExpired=true&page=2` (certificates, licenses).
+ */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+/** Filters to set; an empty text or a false toggle leaves the URL. */
+type FilterPatch = Record<string, string | boolean | undefined>;
+
+function useListQuery(pageSize: number) {
+  const [params, setParams] = useSearchParams();
+  const requested = Number(params.get('page'));
+  const page = Number.isInteger(requested) && requested > 0 ? requested : 1;
+
+  const setFilters = useCallback(
+    (patch: FilterPatch) =>
+      setParams((previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(patch)) {
+          if (value === '' || value === false || value === undefined) next.delete(key);
+          else next.set(key, String(value));
+        }
+        next.delete('page');
+        return next;
+      }),
+    [setParams],
+  );
+
+  const setPage = useCallback(
+    (value: number) =>
+      setParams((previous) => {
+        const next = new URLSearchParams(previous);
+        if (value > 1) next.set('page', String(value));
+        else next.delete('page');
+        return next;
+      }),
+    [setParams],
+  );
+
+  return { params, page, offset: (page - 1) * pageSize, setFilters, setPage };
+}
+
+/** A list filtered by one text, `?filter=`. */
+export function useListSearch(pageSize: number) {
+  const { params, page, offset, setFilters, setPage } = useListQuery(pageSize);
+  const filter = params.get('filter') ?? '';
+  const setFilter = useCallback((text: string) => setFilters({ filter: text }), [setFilters]);
+  return { filter, page, offset, setFilter, setPage };
+}
+
+export type StatusFilters = {
+  name: string;
+  hideExpired: boolean;
+  hideRequests: boolean;
+  hideValid: boolean;
+};
+
+export type StatusFlag = 'hideExpired' | 'hideRequests' | 'hideValid';
+
+/** What the list calls send: empty filters are left out of the request. */
+export interface StatusListRequest {
+  name?: string;
+  hideExpired?: boolean;
+  hideRequests?: boolean;
+  hideValid?: boolean;
+  offset: number;
+  limit: number;
+}
+
+const on = (value: string | null) => value === 'true' || value === '1';
+
+/** A status list: a name filter and the three hide toggles. */
+export function useStatusListSearch(pageSize: number) {
+  const { params, page, offset, setFilters, setPage } = useListQuery(pageSize);
+
+  const filters: StatusFilters = useMemo(
+    () => ({
+      name: params.get('name') ?? '',
+      hideExpired: on(params.get('hideExpired')),
+      hideRequests: on(params.get('hideRequests')),
+      hideValid: on(params.get('hideValid')),
+    }),
+    [params],
+  );
+
+  const request: StatusListRequest = useMemo(
+    () => ({
+      name: filters.name || undefined,
+      hideExpired: filters.hideExpired || undefined,
+      hideRequests: filters.hideRequests || undefined,
+      hideValid: filters.hideValid || undefined,
+      offset,
+      limit: pageSize,
+    }),
+    [filters, offset, pageSize],
+  );
+
+  return { filters, page, request, setFilters, setPage };
+}

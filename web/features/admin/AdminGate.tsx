@@ -1,0 +1,19 @@
+/** Shows an admin screen only to those SCREENS allows; others get a plain explanation. */
+import type { ReactNode } from 'react';
+import { Alert } from '@mantine/core';
+import { SCREENS } from '../../../common/policy';
+import { Page } from '../../components/Page';
+import { useActor } from '../../lib/actor';
+import type { AdminScreen } from './screens';
+
+export function AdminGate({ screen, children }: { screen: AdminScreen['screen']; children: ReactNode }) {
+  const actor = useActor();
+  if (SCREENS[screen](actor)) return children;
+  return (
+    <Page title="No access">
+      <Alert color="orange" variant="light" title="This admin screen is not available to you">
+        Your roles do not include this screen. Ask a supervisor or administrator of your organization if you need it.
+      </Alert>
+    </Page>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Admin: Provide Secret (SPEC.md §2, DECISIONS.md "Master secret"): a banner saying whether the
+ * portal holds the master secret, and the form that provides it (operator DEVOPS). The keys that
+ * sign license keys and API tokens are derived from it; it is held in memory only, so after a
+ * restart it must be provided again.
+ */
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconKey, IconShieldCheck } from '@tabler/icons-react';
+import { Loading } from '../../components/Loading';
+import { Page } from '../../components/Page';
+import { notifySuccess } from '../../lib/notifications';
+import { useProvideMasterSecret } from './secret/api/provide-master-secret';
+import { useAdminState } from './token/api/get-admin-state';
+
+/** DECISIONS.md "Master secret": 16–1024 characters after surrounding whitespace is dropped. */
+const MIN_LENGTH = 16;
+const MAX_LENGTH = 1024;
+
+function Banner({ provided }: { provided: boolean }) {
+  return provided ? (
+    <Alert color="green" variant="light" icon={<IconShieldCheck size={20} aria-hidden />} title="Secret already provided!">
+      License keys and API tokens can be signed. After a restart of the portal the secret must be provided again.
+    </Alert>
+  ) : (
+    <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} aria-hidden />} title="Secret not yet provided!">
+      Until it is provided, license keys and API tokens cannot be issued.
+    </Alert>
+  );
+}
+
+export default function ProvideSecretPage() {
+  const state = useAdminState();
+  const provide = useProvideMasterSecret();
+  const [secret, setSecret] = useState('');
+  const provided = state.data?.secret_provided ?? false;
+  const length = secret.trim().length;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (provided || length < MIN_LENGTH) return;
+    provide.mutate(secret, {
+      onSuccess: () => {
+        setSecret('');
+        notifySuccess('successful set');
+      },
+    });
+  };
+
+  return (
+    <Page title="Provide Secret" documentTitle="Provide Secret · Admin">
+      {state.isPending ? <Loading /> : state.data ? <Banner provided={provided} /> : <Text>The state of the secret could not be loaded.</Text>}
+      <Card withBorder padding="lg" maw={640}>
+        <form onSubmit={submit}>
+          <Stack gap="md">
+            <Text size="sm" c="dimmed">
+              The master secret signs license keys and API tokens. The portal keeps only a verifier of it and the secret itself in
+              memory; it is never shown, logged or returned.
+            </Text>
+            <PasswordInput
+              label="Master secret"
+              description={length > 0 && length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters (${length} so far).` : `At least ${MIN_LENGTH} characters.`}
+              autoComplete="off"
+              maxLength={MAX_LENGTH}
+              value={secret}
+              disabled={provided || provide.isPending}
+              onChange={(event) => setSecret(event.currentTarget.value)}
+            />
+            <Group justify="flex-end">
+              <Button
+                type="submit"
+                leftSection={<IconKey size={16} aria-hidden />}
+                loading={provide.isPending}
+                disabled={provided || length < MIN_LENGTH}
+              >
+                Provide secret
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * Admin: Organizations (SPEC.md §2): the organizations the caller may read with name, role,
+ * website and ban state, a filter by name, and "New organization" for those who may create one.
+ */
+import { Link } from 'react-router';
+import { Anchor, Group, Table, VisuallyHidden } from '@mantine/core';
+import { IconExternalLink, IconPlus } from '@tabler/icons-react';
+import { label } from '../../../../common/enums';
+import { can } from '../../../../common/policy';
+import { normalizeWebsite, type Organization } from '../../../../common/schemas/organization';
+import { useOrganizations } from '../../../api/get-organizations';
+import { WithBannedBadge } from '../../../components/BanNotice';
+import { FilterForm } from '../../../components/FilterForm';
+import { ButtonLink } from '../../../components/Link';
+import { Page } from '../../../components/Page';
+import { PagedList } from '../../../components/PagedList';
+import { StackedTable } from '../../../components/StackedTable';
+import { useListSearch } from '../../../components/useListSearch';
+import { useActor } from '../../../lib/actor';
+import { adminOrganizationPath, newOrganizationPath } from './paths';
+
+const PAGE_SIZE = 100;
+
+function Website({ website }: { website: string | null }) {
+  const link = website ? normalizeWebsite(website) : null;
+  if (!link) return <>-</>;
+  return (
+    <Anchor href={link} target="_blank" rel="noopener noreferrer" size="sm" className="break-anywhere">
+      <Group gap={4} component="span" wrap="nowrap">
+        {link.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+        <IconExternalLink size={14} aria-hidden />
+        <VisuallyHidden>(opens in a new tab)</VisuallyHidden>
+      </Group>
+    </Anchor>
+  );
+}
+
+function OrganizationTable({ organizations }: { organizations: Organization[] }) {
+  return (
+    <StackedTable striped highlightOnHover verticalSpacing="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Name</Table.Th>
+          <Table.Th scope="col">Role</Table.Th>
+          <Table.Th scope="col">Website</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {organizations.map((organization) => (
+          <Table.Tr key={organization.organization_id}>
+            <Table.Td data-label="Name">
+              <WithBannedBadge banned={!!organization.date_organization_banned}>
+                <Anchor component={Link} to={adminOrganizationPath(organization.organization_id)} fw={600} className="break-anywhere">
+                  {organization.organization_name}
+                </Anchor>
+              </WithBannedBadge>
+            </Table.Td>
+            <Table.Td data-label="Role">{label(organization.organization_role)}</Table.Td>
+            <Table.Td data-label="Website">
+              <Website website={organization.website} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </StackedTable>
+  );
+}
+
+export default function AdminOrganizationsPage() {
+  const actor = useActor();
+  const { filter, page, offset, setFilter, setPage } = useListSearch(PAGE_SIZE);
+  const organizations = useOrganizations({ filter: filter || undefined, offset, limit: PAGE_SIZE });
+  // Creating places the organization below the member's own by default: may they act there?
+  const canCreate = !!actor && can(actor, 'organization.create', { organization_id: '', ancestor_ids: [actor.organization_id] });
+
+  return (
+    <Page
+      title="Organizations"
+      documentTitle="Organizations · Admin"
+      actions={
+        canCreate ? (
+          <ButtonLink to={newOrganizationPath} leftSection={<IconPlus size={16} aria-hidden />}>
+            New organization
+          </ButtonLink>
+        ) : null
+      }
+    >
+      <FilterForm label="Filter by name" placeholder="Organization name" value={filter} onFilter={setFilter} />
+      <PagedList query={organizations} noun="organizations" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+        {(items) => <OrganizationTable organizations={items} />}
+      </PagedList>
+    </Page>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * The fields of an organization, shared by the details and the new-organization screens
+ * (SPEC.md §3, §5): the parent selector lists no customers and is disabled unless the
+ * organization is a customer; the website gets https:// when no scheme is given; trusted domains
+ * are one text field split on commas or whitespace. The screens validate with the API's schemas.
+ */
+import type { ReactNode } from 'react';
+import { Anchor, Group, Image, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { label, type OrganizationRole } from '../../../../common/enums';
+import { normalizeWebsite, parseDomains, type Organization } from '../../../../common/schemas/organization';
+import type { ZodError } from 'zod';
+
+export interface OrganizationFormValues {
+  organization_name: string;
+  organization_role: OrganizationRole;
+  parent_organization: string | null;
+  website: string;
+  logo_url: string;
+  address: string;
+  /** One text, as typed: "contoso.example, contoso.de". */
+  domains: string;
+}
+
+export type OrganizationField = keyof OrganizationFormValues;
+export type OrganizationFormErrors = Partial<Record<OrganizationField, string>>;
+
+export const formValuesOf = (organization: Organization): OrganizationFormValues => ({
+  organization_name: organization.organization_name,
+  organization_role: organization.organization_role,
+  parent_organization: organization.parent_organization,
+  website: organization.website ?? '',
+  logo_url: organization.logo_url ?? '',
+  address: organization.address ?? '',
+  domains: organization.domains.join(', '),
+});
+
+/** The request body; the parent only for customers (others ignore it, SPEC.md §5). */
+export function bodyOf(values: OrganizationFormValues) {
+  return {
+    organization_name: values.organization_name,
+    website: values.website,
+    logo_url: values.logo_url,
+    address: values.address,
+    domains: values.domains,
+    ...(values.organization_role === 'CUSTOMER' ? { parent_organization: values.parent_organization } : {}),
+  };
+}
+
+/** The first message per field of a failed schema check. */
+export function errorsOf(error: ZodError): OrganizationFormErrors {
+  const errors: OrganizationFormErrors = {};
+  for (const issue of error.issues) errors[issue.path[0] as OrganizationField] ??= issue.message;
+  return errors;
+}
+
+export interface ParentOption {
+  value: string;
+  label: string;
+}
+
+export interface OrganizationFormProps {
+  values: OrganizationFormValues;
+  errors: OrganizationFormErrors;
+  onChange: <F extends OrganizationField>(field: F, value: OrganizationFormValues[F]) => void;
+  /** The role control: a Customer/Partner select on the new screen, else read-only text. */
+  roleSelectable: boolean;
+  parentOptions: ParentOption[];
+  /** Why the parent cannot be chosen, or null when it can. */
+  parentLockedReason: string | null;
+  readOnly?: boolean;
+  /** Buttons under the fields. */
+  children?: ReactNode;
+}
+
+const ROLE_OPTIONS = [
+  { value: 'CUSTOMER', label: 'Customer' },
+  { value: 'PARTNER', label: 'Partner' },
+];
+
+function WebsiteHint({ website }: { website: string }) {
+  if (!website.trim()) return null;
+  const link = normalizeWebsite(website);
+  if (!link) return null;
+  return (
+    <Text size="xs" c="dimmed" className="break-anywhere">
+      Link:{' '}
+      <Anchor href={link} target="_blank" rel="noopener noreferrer" size="xs">
+        {link}
+      </Anchor>
+    </Text>
+  );
+}
+
+function LogoPreview({ url }: { url: string }) {
+  const trimmed = url.trim();
+  if (!/^https:\/\/[^/\s]+\.[^/\s]+/i.test(trimmed)) return null;
+  return (
+    <Group gap="xs" align="center">
+      <Text size="xs" c="dimmed">
+        Preview:
+      </Text>
+      <Image src={trimmed} alt="Logo preview" h={48} w="auto" maw={240} fit="contain" />
+    </Group>
+  );
+}
+
+export function OrganizationForm({
+  values,
+  errors,
+  onChange,
+  roleSelectable,
+  parentOptions,
+  parentLockedReason,
+  readOnly = false,
+  children,
+}: OrganizationFormProps) {
+  const text = (field: Exclude<OrganizationField, 'organization_role' | 'parent_organization'>) => ({
+    value: values[field],
+    error: errors[field],
+    readOnly,
+    onChange: (event: { currentTarget: { value: string } }) => onChange(field, event.currentTarget.value),
+  });
+
+  // Tidy on leaving the field, so the person sees what will be saved.
+  const tidyWebsite = () => {
+    const link = values.website.trim() ? normalizeWebsite(values.website) : null;
+    if (link && link !== values.website) onChange('website', link);
+  };
+  const tidyDomains = () => {
+    const { domains, invalid } = parseDomains(values.domains);
+    if (invalid.length === 0 && domains.join(', ') !== values.domains) onChange('domains', domains.join(', '));
+  };
+
+  return (
+    <Stack gap="md" maw={720}>
+      <TextInput label="Name" required maxLength={200} {...text('organization_name')} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {roleSelectable ? (
+          <Select
+            label="Role"
+            data={ROLE_OPTIONS}
+            value={values.organization_role}
+            onChange={(value) => value && onChange('organization_role', value as OrganizationRole)}
+            allowDeselect={false}
+            description="A customer or a partner."
+            error={errors.organization_role}
+            readOnly={readOnly}
+            comboboxProps={{ withinPortal: true }}
+          />
+        ) : (
+          <TextInput
+            label="Role"
+            value={label(values.organization_role)}
+            readOnly
+            variant="filled"
+            description="Fixed when it was created."
+          />
+        )}
+        <Select
+          label="Parent organization"
+          placeholder={values.parent_organization ? undefined : 'None'}
+          data={parentOptions}
+          value={values.parent_organization}
+          onChange={(value) => value && onChange('parent_organization', value)}
+          allowDeselect={false}
+          searchable
+          disabled={!!parentLockedReason}
+          readOnly={readOnly}
+          description={parentLockedReason ?? 'A partner or the operator.'}
+          error={errors.parent_organization}
+          nothingFoundMessage="No organizations found."
+          comboboxProps={{ withinPortal: true }}
+        />
+      </SimpleGrid>
+      <Stack gap={4}>
+        <TextInput
+          label="Website"
+          placeholder="contoso.example"
+          description="https:// is added when no scheme is given."
+          maxLength={2000}
+          {...text('website')}
+          onBlur={tidyWebsite}
+        />
+        <WebsiteHint website={values.website} />
+      </Stack>
+      <Stack gap={4}>
+        <TextInput
+          label="Logo URL"
+          placeholder="https://contoso.example/logo.png"
+          description="An https:// address; shown in the organization sidebar."
+          maxLength={2000}
+          {...text('logo_url')}
+        />
+        <LogoPreview url={values.logo_url} />
+      </Stack>
+      <Textarea label="Address" autosize minRows={2} maxLength={1000} {...text('address')} />
+      <Textarea
+        label="Trusted domains"
+        placeholder="contoso.example, contoso.de"
+        description="People with a verified email address of these domains join as members at their first sign-in. Separate with commas or spaces."
+        autosize
+        minRows={1}
+        maxLength={10000}
+        {...text('domains')}
+        onBlur={tidyDomains}
+      />
+      {children}
+    </Stack>
+  );
+}

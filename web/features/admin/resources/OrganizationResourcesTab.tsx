@@ -1,0 +1,121 @@
+/**
+ * The Resources tab of the admin organization details (SPEC.md §2), self-contained for that page
+ * to mount: every resource, with a switch per RESTRICTED one (granted to this organization or
+ * not) and PUBLIC/DEFAULT ones shown as always available. The switches are enabled for operator
+ * staff whose SUPERVISOR or DEVOPS role applies to the organization (SPEC.md §6 "toggle an
+ * organization's resource access"). Others see what the organization may use, read-only.
+ */
+import { Code, Stack, Table, Text } from '@mantine/core';
+import type { Organization } from '../../../../common/schemas/organization';
+import type { Resource } from '../../../../common/schemas/resource';
+import { useOrganization } from '../../../api/get-organization';
+import { useOrganizationResources } from '../../../api/get-organization-resources';
+import { AnchorLink } from '../../../components/Link';
+import { Loading } from '../../../components/Loading';
+import { ResourceAccessBadge } from '../../../components/ResourceAccessBadge';
+import { RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
+import { scrollRegion } from '../../../components/scroll-region';
+import { useActor } from '../../../lib/actor';
+import { useResources } from './api/get-resources';
+import { GrantSwitch } from './GrantSwitch';
+import { resourcePath } from './paths';
+import { canListResources, canToggleOrganization } from './permissions';
+
+interface RowsProps {
+  organization: Organization;
+  resources: Resource[];
+  /** Whether a RESTRICTED resource is granted to this organization. */
+  isGranted: (resource: Resource) => boolean;
+  editable: boolean;
+  /** Not operator staff: the list holds only what the organization may use, without switches. */
+  readOnlyList: boolean;
+}
+
+function ResourceRows({ organization, resources, isGranted, editable, readOnlyList }: RowsProps) {
+  return (
+    <Table.ScrollContainer minWidth={640} scrollAreaProps={scrollRegion('Resources of the organization')}>
+      <Table striped verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col">Available</Table.Th>
+            <Table.Th scope="col" w={130}>
+              Access
+            </Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col">Path pattern</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {resources.map((resource) => (
+            <Table.Tr key={resource.resource_id}>
+              <Table.Td fw={600}>
+                {readOnlyList ? resource.resource_name : <AnchorLink to={resourcePath(resource.resource_id)}>{resource.resource_name}</AnchorLink>}
+              </Table.Td>
+              <Table.Td>
+                {resource.resource_access !== 'RESTRICTED' ? (
+                  <Text size="sm" c="dimmed">
+                    Always available
+                  </Text>
+                ) : readOnlyList ? (
+                  <Text size="sm">Granted</Text>
+                ) : (
+                  <GrantSwitch
+                    resourceId={resource.resource_id}
+                    organization={organization}
+                    granted={isGranted(resource)}
+                    editable={editable}
+                    label={`${resource.resource_name} granted to ${organization.organization_name}`}
+                  />
+                )}
+              </Table.Td>
+              <Table.Td>
+                <ResourceAccessBadge access={resource.resource_access} />
+              </Table.Td>
+              <Table.Td>{RESOURCE_TYPE_LABELS[resource.resource_type]}</Table.Td>
+              <Table.Td>
+                <Code style={{ whiteSpace: 'nowrap' }}>{resource.path_pattern}</Code>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function OrganizationResourcesTab({ organizationId }: { organizationId: string }) {
+  const actor = useActor();
+  const staff = canListResources(actor);
+  const organization = useOrganization(organizationId);
+  // Operator staff see the whole catalogue; others only what the organization may use.
+  const all = useResources(undefined, { enabled: staff });
+  const own = useOrganizationResources(organizationId, { enabled: !staff });
+  const resources = staff ? all : own;
+
+  if (organization.isPending || resources.isPending) return <Loading label="Loading resources…" />;
+  if (!organization.data || !resources.data) return <Text>The resources could not be loaded.</Text>;
+  if (resources.data.length === 0) return <Text>No resources found.</Text>;
+
+  const editable = canToggleOrganization(actor, organization.data);
+  const isGranted = (resource: Resource) => resource.organizations.some((o) => o.organization_id === organizationId);
+
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        {editable
+          ? `Restricted resources are used only by the organizations granted them; switch one on to grant it to ${organization.data.organization_name}.`
+          : staff
+            ? 'Granting restricted resources needs a SUPERVISOR or DEVOPS role for this organization.'
+            : `The resources ${organization.data.organization_name} may use.`}
+      </Text>
+      <ResourceRows
+        organization={organization.data}
+        resources={resources.data}
+        isGranted={isGranted}
+        editable={editable}
+        readOnlyList={!staff}
+      />
+    </Stack>
+  );
+}

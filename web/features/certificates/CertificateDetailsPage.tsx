@@ -1,0 +1,155 @@
+/**
+ * Certificate details (SPEC.md §2 "/certificates/{dn}", Certificates.Details): the DN as heading,
+ * the badges and actions, validity and approval, the description, and the certificate itself.
+ * The heading is built here rather than with <Page>: a DN wraps best between its RDNs (<wbr>),
+ * which a text title cannot carry.
+ */
+import type { ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { Button, Card, CopyButton, DataList, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import type { Certificate } from '../../../common/schemas/certificate';
+import { formatDateTime } from '../../../common/dates';
+import { CertificateBadges } from '../../components/CertificateBadges';
+import { AnchorLink } from '../../components/Link';
+import { Loading } from '../../components/Loading';
+import { MONOSPACE, MONOSPACE_TEXT_AREA } from '../../components/monospace';
+import { Page } from '../../components/Page';
+import { usePageTitle } from '../../components/usePageTitle';
+import { usePhone } from '../../components/usePhone';
+import { useRouteOrganization } from '../../components/useRouteOrganization';
+import { useCertificate } from './api/get-certificate';
+import { CertificateActions } from './components/CertificateActions';
+import { DescriptionEditor } from './components/DescriptionEditor';
+import { DistinguishedName } from './components/DistinguishedName';
+import { certificatesPath, dnOfPath } from './paths';
+
+const when = (value: string | null) => (value ? formatDateTime(value) : '-');
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-label={title}>
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+function Item({ label, children, mono }: { label: string; children: ReactNode; mono?: boolean }) {
+  return (
+    <DataList.Item>
+      <DataList.ItemLabel>{label}</DataList.ItemLabel>
+      <DataList.ItemValue className="break-anywhere" style={mono ? MONOSPACE : undefined} miw={0}>
+        {children}
+      </DataList.ItemValue>
+    </DataList.Item>
+  );
+}
+
+function ValidityAndApproval({ certificate }: { certificate: Certificate }) {
+  return (
+    <DataList labelWidth="8.5rem">
+      <Item label="Valid from">{when(certificate.date_not_before)}</Item>
+      <Item label="Valid to">{when(certificate.date_not_after)}</Item>
+      <Item label="Approved on">{when(certificate.date_approved)}</Item>
+      <Item label="Approved by">{certificate.approver?.name ?? '-'}</Item>
+      {certificate.date_revoked ? <Item label="Revoked on">{when(certificate.date_revoked)}</Item> : null}
+      {certificate.date_expiry_acknowledged ? (
+        <Item label="Expiry acknowledged">{when(certificate.date_expiry_acknowledged)}</Item>
+      ) : null}
+      <Item label="Owner">{certificate.owner?.name ?? '-'}</Item>
+      <Item label="Uploaded on">{when(certificate.date_created)}</Item>
+    </DataList>
+  );
+}
+
+function CertificateData({ certificate, phone }: { certificate: Certificate; phone: boolean }) {
+  return (
+    <Stack gap="md">
+      {/* On phones the long hex values get the whole width under their labels. */}
+      <DataList labelWidth="8.5rem" orientation={phone ? 'vertical' : 'horizontal'}>
+        <Item label="Serial number" mono>
+          {certificate.serial_number}
+        </Item>
+        <Item label="Algorithm">{certificate.signature_algorithm}</Item>
+        <Item label="Version">{certificate.version}</Item>
+        <Item label="Signature" mono>
+          {certificate.signature}
+        </Item>
+      </DataList>
+      <Textarea
+        label="Certificate PEM"
+        value={certificate.certificate_pem}
+        readOnly
+        // One row per PEM line (and one for a sideways scrollbar): autosize would measure wrapped lines.
+        rows={Math.min(certificate.certificate_pem.trimEnd().split('\n').length + 1, 40)}
+        spellCheck={false}
+        // PEM is line-oriented: scroll sideways on narrow screens instead of re-wrapping its lines.
+        wrap="off"
+        styles={MONOSPACE_TEXT_AREA}
+      />
+      <CopyButton value={certificate.certificate_pem} timeout={2000}>
+        {({ copied, copy }) => (
+          <Button
+            variant="default"
+            onClick={copy}
+            leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            style={{ alignSelf: 'flex-start' }}
+          >
+            {copied ? 'Copied' : 'Copy PEM'}
+          </Button>
+        )}
+      </CopyButton>
+    </Stack>
+  );
+}
+
+export default function CertificateDetailsPage() {
+  const { orgId, organization } = useRouteOrganization();
+  const dn = dnOfPath(useLocation().pathname);
+  const { data: certificate, isPending, isError } = useCertificate({ organizationId: orgId, dn });
+  const phone = usePhone();
+  usePageTitle(certificate ? `Certificate ${certificate.distinguished_name}` : 'Certificate');
+
+  if (isPending) return <Loading />;
+  if (isError || !certificate) {
+    return (
+      <Page title="Certificate" subtitle={dn}>
+        <Text>The certificate could not be loaded.</Text>
+        <AnchorLink to={certificatesPath(orgId)}>Back to the certificates</AnchorLink>
+      </Page>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4} miw={0}>
+        <Title order={1} size={phone ? 'h3' : 'h2'} className="break-anywhere">
+          <DistinguishedName dn={certificate.distinguished_name} />
+        </Title>
+        <Text c="dimmed" size="sm">
+          {organization?.organization_name ?? certificate.organization_name}
+        </Text>
+      </Stack>
+      <Stack gap="md">
+        <CertificateBadges certificate={certificate} now={new Date()} />
+        <CertificateActions certificate={certificate} />
+      </Stack>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Section title="Validity and approval">
+          <ValidityAndApproval certificate={certificate} />
+        </Section>
+        <Section title="Description">
+          <DescriptionEditor certificate={certificate} />
+        </Section>
+      </SimpleGrid>
+      <Section title="Certificate">
+        <CertificateData certificate={certificate} phone={phone} />
+      </Section>
+    </Stack>
+  );
+}

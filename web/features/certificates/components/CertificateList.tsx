@@ -1,0 +1,129 @@
+/**
+ * The certificate list of an organization, or across the caller's organizations for the admin
+ * area (SPEC.md §2): a DN filter, three hide toggles, one page of rows with their badges, paging.
+ * The filters and the page live in the URL query.
+ */
+import { Link } from 'react-router';
+import { Anchor, Stack, Table } from '@mantine/core';
+import type { CertificateSummary } from '../../../../common/schemas/certificate';
+import { formatDate } from '../../../../common/dates';
+import { CardField, CardList, ListCard } from '../../../components/CardList';
+import { CertificateBadges } from '../../../components/CertificateBadges';
+import { PagedList } from '../../../components/PagedList';
+import { StatusListFilters } from '../../../components/StatusListFilters';
+import { useStatusListSearch } from '../../../components/useListSearch';
+import { usePhone } from '../../../components/usePhone';
+import { certificateDetailsPath } from '../../../lib/navigation';
+import { useCertificates } from '../api/get-certificates';
+import { DistinguishedName } from './DistinguishedName';
+
+const PAGE_SIZE = 100;
+
+export interface CertificateListProps {
+  /** The organization whose certificates are listed; null for the admin list across organizations. */
+  organizationId: string | null;
+  /** The admin variant shows each row's organization. */
+  showOrganization?: boolean;
+}
+
+const detailsLink = (certificate: CertificateSummary) => (
+  <Anchor
+    component={Link}
+    to={certificateDetailsPath(certificate.organization_id, certificate.distinguished_name)}
+    fw={600}
+    className="break-anywhere"
+  >
+    <DistinguishedName dn={certificate.distinguished_name} />
+  </Anchor>
+);
+
+const ownerName = (certificate: CertificateSummary) => certificate.owner?.name ?? '-';
+
+interface RowsProps {
+  certificates: CertificateSummary[];
+  showOrganization: boolean;
+  now: Date;
+}
+
+function CertificateTable({ certificates, showOrganization, now }: RowsProps) {
+  return (
+    <Table.ScrollContainer minWidth={showOrganization ? 980 : 840} type="native">
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Certificates">
+        <Table.Thead>
+          <Table.Tr>
+            {showOrganization ? <Table.Th scope="col">Organization</Table.Th> : null}
+            <Table.Th scope="col" w="40%">
+              Distinguished Name
+            </Table.Th>
+            <Table.Th scope="col">Description</Table.Th>
+            <Table.Th scope="col">Owner</Table.Th>
+            <Table.Th scope="col">Valid From</Table.Th>
+            <Table.Th scope="col">Until</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {certificates.map((certificate) => (
+            <Table.Tr key={certificate.distinguished_name}>
+              {showOrganization ? <Table.Td className="break-anywhere">{certificate.organization_name}</Table.Td> : null}
+              <Table.Td>
+                <Stack gap={6} align="flex-start">
+                  {detailsLink(certificate)}
+                  <CertificateBadges certificate={certificate} now={now} />
+                </Stack>
+              </Table.Td>
+              <Table.Td className="break-anywhere">{certificate.description || '-'}</Table.Td>
+              <Table.Td>{ownerName(certificate)}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_before)}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_after)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** Phones: one card per certificate instead of a table wider than the screen. */
+function CertificateCards({ certificates, showOrganization, now }: RowsProps) {
+  return (
+    <CardList label="Certificates">
+      {certificates.map((certificate) => (
+        <ListCard key={certificate.distinguished_name}>
+          <Stack gap={8}>
+            {detailsLink(certificate)}
+            <CertificateBadges certificate={certificate} now={now} />
+            {showOrganization ? <CardField label="Organization">{certificate.organization_name}</CardField> : null}
+            {certificate.description ? <CardField label="Description">{certificate.description}</CardField> : null}
+            <CardField label="Owner">{ownerName(certificate)}</CardField>
+            <CardField label="Valid">
+              {formatDate(certificate.date_not_before)} – {formatDate(certificate.date_not_after)}
+            </CardField>
+          </Stack>
+        </ListCard>
+      ))}
+    </CardList>
+  );
+}
+
+export function CertificateList({ organizationId, showOrganization = false }: CertificateListProps) {
+  const { filters, page, request, setFilters, setPage } = useStatusListSearch(PAGE_SIZE);
+  const certificates = useCertificates(organizationId, request);
+  const phone = usePhone();
+  const now = new Date();
+  const Rows = phone ? CertificateCards : CertificateTable;
+
+  return (
+    <Stack gap="lg">
+      <StatusListFilters
+        label="Filter by DN"
+        formLabel="Filter certificates"
+        placeholder="e.g. CN=gw-berlin"
+        filters={filters}
+        onChange={setFilters}
+      />
+      <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+        {(items) => <Rows certificates={items} showOrganization={showOrganization} now={now} />}
+      </PagedList>
+    </Stack>
+  );
+}

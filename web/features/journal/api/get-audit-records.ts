@@ -1,0 +1,33 @@
+/**
+ * GET /api/organizations/{id}/auditrecords?filter&offset&limit: one page of the journal, newest
+ * first, with X-Total-Count (SPEC.md §7, DECISIONS.md "Journal").
+ */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AuditRecord } from '../../../../common/schemas/audit';
+import { apiList } from '../../../lib/api';
+
+/** SPEC.md §9: the journal pages by 100. */
+export const JOURNAL_PAGE_SIZE = 100;
+
+export interface AuditRecordsQuery {
+  filter?: string;
+  offset?: number;
+  limit?: number;
+}
+
+export function getAuditRecords(organizationId: string, query: AuditRecordsQuery, signal?: AbortSignal) {
+  return apiList<AuditRecord>(`/api/organizations/${encodeURIComponent(organizationId)}/auditrecords`, { query: { ...query }, signal });
+}
+
+export const auditRecordsQueryOptions = (organizationId: string, query: AuditRecordsQuery) =>
+  queryOptions({
+    queryKey: ['auditrecords', organizationId, query],
+    queryFn: ({ signal }) => getAuditRecords(organizationId, query, signal),
+    placeholderData: keepPreviousData,
+    // Every change elsewhere in the portal writes a record: show the journal as it is now.
+    staleTime: 0,
+  });
+
+export function useAuditRecords(organizationId: string, query: AuditRecordsQuery) {
+  return useQuery({ ...auditRecordsQueryOptions(organizationId, query), enabled: !!organizationId });
+}

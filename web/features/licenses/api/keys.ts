@@ -1,0 +1,29 @@
+/**
+ * Query keys and API paths of the license calls. Every change invalidates under
+ * `licenseKeys.all`, so lists and details never show a state the server has moved on from
+ * (an approval also changes the badge of the license it extends).
+ */
+import type { StatusListQuery } from '../../../../common/schemas/lists';
+
+export type LicenseListQuery = Partial<StatusListQuery>;
+
+export const licenseKeys = {
+  all: ['licenses'] as const,
+  lists: () => [...licenseKeys.all, 'list'] as const,
+  /** `organizationId` null: the admin list across organizations. */
+  list: (organizationId: string | null, query: LicenseListQuery) =>
+    [...licenseKeys.lists(), organizationId ?? 'all', query] as const,
+  detail: (licenseId: string) => [...licenseKeys.all, 'detail', licenseId] as const,
+  key: (licenseId: string) => [...licenseKeys.all, 'license-key', licenseId] as const,
+};
+
+export const organizationLicensesPath = (organizationId: string) =>
+  `/api/organizations/${encodeURIComponent(organizationId)}/licenses`;
+
+export const licensePath = (licenseId: string) => `/api/licenses/${encodeURIComponent(licenseId)}`;
+
+/** Which license a versioned action (reject, renew, acknowledge) acts on, and the version seen. */
+export interface LicenseRef {
+  licenseId: string;
+  version: number;
+}

@@ -1,0 +1,29 @@
+/**
+ * POST /api/licenses/{id}/renew?version=: makes the successor (Not approved) and answers it
+ * with 201; the original then shows Extension requested until the successor is approved.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { License } from '../../../../common/schemas/license';
+import { api } from '../../../lib/api';
+import { licenseKeys, licensePath, type LicenseRef } from './keys';
+import { refetchAfterConflict } from './invalidate';
+
+export function renewLicense({ licenseId, version }: LicenseRef): Promise<License> {
+  return api<License>(`${licensePath(licenseId)}/renew`, { method: 'POST', query: { version } });
+}
+
+export function useRenewLicense() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: renewLicense,
+    onSuccess: (successor) => {
+      queryClient.setQueryData(licenseKeys.detail(successor.license_id), successor);
+      // The original's row changed too (its extended_by and version).
+      return queryClient.invalidateQueries({
+        queryKey: licenseKeys.all,
+        predicate: (query) => query.queryKey[2] !== successor.license_id,
+      });
+    },
+    onError: (error, ref) => refetchAfterConflict(queryClient, ref.licenseId, error),
+  });
+}

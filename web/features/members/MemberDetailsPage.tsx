@@ -1,0 +1,104 @@
+/**
+ * A member's details (SPEC.md §2 "/members/{memberId}"): the name, ban state and the tabs
+ * Contact, Certificates and Roles, the active one kept in the URL hash.
+ */
+import { useParams } from 'react-router';
+import { Alert, Stack, Tabs, Text } from '@mantine/core';
+import { IconAddressBook, IconCertificate, IconShieldLock } from '@tabler/icons-react';
+import { BanNotice, WithBannedBadge } from '../../components/BanNotice';
+import { AnchorLink } from '../../components/Link';
+import { Loading } from '../../components/Loading';
+import { Page } from '../../components/Page';
+import { useHashTab } from '../../components/useHashTab';
+import { useRouteOrganization } from '../../components/useRouteOrganization';
+import { useAllowedHere } from '../../lib/actor';
+import { useProfile } from '../../lib/session';
+import { useMember } from './api/get-member';
+import { CertificatesTab } from './components/CertificatesTab';
+import { ContactTab } from './components/ContactTab';
+import { MemberActions } from './components/MemberActions';
+import { RolesTab } from './components/RolesTab';
+import { SignInStatusCheck } from './components/SignInStatusCheck';
+import { membersListPath } from './paths';
+
+const TABS = ['contact', 'certificates', 'roles'] as const;
+
+export default function MemberDetailsPage() {
+  const { orgId, organization } = useRouteOrganization();
+  const { memberId = '' } = useParams();
+  const profile = useProfile();
+  const [tab, setTab] = useHashTab(TABS);
+  const { data: member, isPending, isError } = useMember({ organizationId: orgId, memberId });
+
+  const canSave = useAllowedHere('member.save');
+  const canBan = useAllowedHere('member.ban');
+  const canUnban = useAllowedHere('member.unban');
+  const canRemove = useAllowedHere('member.remove');
+  const canAssign = useAllowedHere('role.assign');
+  const canUnassign = useAllowedHere('role.unassign');
+  const self = profile?.member_id === memberId;
+
+  if (isPending) return <Loading />;
+  if (isError || !member) {
+    return (
+      <Page title="Member">
+        <Alert color="orange" variant="light" title="The member could not be loaded">
+          <AnchorLink to={membersListPath(orgId)}>Back to the members</AnchorLink>
+        </Alert>
+      </Page>
+    );
+  }
+
+  const banned = !!member.date_member_banned;
+  return (
+    <Page
+      title={member.name}
+      subtitle={
+        <WithBannedBadge banned={banned}>
+          <span>{member.member_email}</span>
+        </WithBannedBadge>
+      }
+      actions={
+        self ? null : <MemberActions member={member} canBan={canBan} canUnban={canUnban} canRemove={canRemove} />
+      }
+    >
+      <BanNotice who={member.name} date={member.date_member_banned} note={member.ban_note} />
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="contact" leftSection={<IconAddressBook size={16} aria-hidden />}>
+            Contact
+          </Tabs.Tab>
+          <Tabs.Tab value="certificates" leftSection={<IconCertificate size={16} aria-hidden />}>
+            Certificates
+          </Tabs.Tab>
+          <Tabs.Tab value="roles" leftSection={<IconShieldLock size={16} aria-hidden />}>
+            Roles
+          </Tabs.Tab>
+        </Tabs.List>
+
+        <Tabs.Panel value="contact" pt="lg">
+          <Stack gap="xl">
+            <ContactTab member={member} canSave={canSave} />
+            {canSave ? <SignInStatusCheck member={member} /> : null}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="certificates" pt="lg">
+          <CertificatesTab member={{ organizationId: orgId, memberId }} />
+        </Tabs.Panel>
+        <Tabs.Panel value="roles" pt="lg">
+          <RolesTab
+            member={member}
+            organizationRole={organization?.organization_role ?? 'CUSTOMER'}
+            canAssign={canAssign}
+            canUnassign={canUnassign}
+          />
+        </Tabs.Panel>
+      </Tabs>
+      {self && (canBan || canRemove) ? (
+        <Text size="xs" c="dimmed">
+          This is you: ban and remove are not offered on your own record.
+        </Text>
+      ) : null}
+    </Page>
+  );
+}

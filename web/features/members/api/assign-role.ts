@@ -1,0 +1,35 @@
+/**
+ * POST .../roles/assign?role&scope and .../roles/unassign?role. Both answer the member's roles,
+ * which replace the cached ones; the member itself (its `roles`) and the list are fetched again.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Role, Scope } from '../../../../common/enums';
+import type { MemberRole } from '../../../../common/schemas/member';
+import { api } from '../../../lib/api';
+import { memberKeys, memberPath, type MemberRef } from './keys';
+
+export function assignRole({ organizationId, memberId, role, scope }: MemberRef & { role: Role; scope: Scope }): Promise<MemberRole[]> {
+  return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles/assign`, { method: 'POST', query: { role, scope } });
+}
+
+export function unassignRole({ organizationId, memberId, role }: MemberRef & { role: Role }): Promise<MemberRole[]> {
+  return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles/unassign`, { method: 'POST', query: { role } });
+}
+
+function useRoleChange<V extends MemberRef>(call: (variables: V) => Promise<MemberRole[]>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (roles, { organizationId, memberId }) => {
+      queryClient.setQueryData(memberKeys.roles(organizationId, memberId), roles);
+      // The roles query sits below the detail key; refetching it again would only repeat the answer.
+      return queryClient.invalidateQueries({
+        queryKey: memberKeys.organization(organizationId),
+        predicate: (query) => query.queryKey.at(-1) !== 'roles',
+      });
+    },
+  });
+}
+
+export const useAssignRole = () => useRoleChange(assignRole);
+export const useUnassignRole = () => useRoleChange(unassignRole);

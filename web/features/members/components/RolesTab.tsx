@@ -1,0 +1,191 @@
+/**
+ * The Roles tab (SPEC.md §2, §5): the member's assignments in the organizations the caller can
+ * read; Unassign for those allowed, disabled for roles of another organization (they are
+ * managed there); Assign with a role and a scope, both required. Everyone else sees
+ * 'No action available'.
+ */
+import { useState } from 'react';
+import { Button, Group, Select, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
+import { assignableRoles } from '../../../../common/policy';
+import type { Member, MemberRole } from '../../../../common/schemas/member';
+import { Loading } from '../../../components/Loading';
+import { StackedTable } from '../../../components/StackedTable';
+import { notifySuccess } from '../../../lib/notifications';
+import { useAssignRole, useUnassignRole } from '../api/assign-role';
+import { useMemberRoles } from '../api/get-member-roles';
+
+export interface RolesTabProps {
+  member: Member;
+  /** The role of the member's (the path's) organization: it decides which roles may be assigned. */
+  organizationRole: OrganizationRole;
+  canAssign: boolean;
+  canUnassign: boolean;
+}
+
+function UnassignButton({ member, role }: { member: Member; role: MemberRole }) {
+  const unassign = useUnassignRole();
+  const elsewhere = role.organization_id !== member.organization_id;
+  const name = `Unassign ${label(role.role)} in ${role.organization_name}`;
+
+  if (elsewhere) {
+    // A disabled button gets no pointer events, so the tooltip needs aria-disabled instead.
+    return (
+      <Tooltip label={`This role belongs to ${role.organization_name}; unassign it there.`} events={{ hover: true, focus: true, touch: true }}>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconTrash size={14} aria-hidden />}
+          data-disabled
+          aria-disabled
+          aria-label={name}
+          onClick={(event) => event.preventDefault()}
+        >
+          Unassign
+        </Button>
+      </Tooltip>
+    );
+  }
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      color="red"
+      leftSection={<IconTrash size={14} aria-hidden />}
+      aria-label={name}
+      loading={unassign.isPending}
+      onClick={() =>
+        // The row goes away with the answer, so the toast must not depend on this button staying mounted.
+        unassign
+          .mutateAsync({ organizationId: member.organization_id, memberId: member.member_id, role: role.role })
+          .then(() => notifySuccess(`Unassigned ${label(role.role)} from ${member.name}.`))
+          .catch(() => undefined) // lib/api.ts has shown the failure
+      }
+    >
+      Unassign
+    </Button>
+  );
+}
+
+function RoleTable({ member, roles, canUnassign }: { member: Member; roles: MemberRole[]; canUnassign: boolean }) {
+  if (roles.length === 0) return <Text>No roles assigned.</Text>;
+  return (
+    <StackedTable striped verticalSpacing="sm">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Organization</Table.Th>
+          <Table.Th scope="col">Role</Table.Th>
+          <Table.Th scope="col">Scope</Table.Th>
+          {canUnassign ? (
+            <Table.Th scope="col">
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          ) : null}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {roles.map((role) => (
+          <Table.Tr key={`${role.organization_id}|${role.role}`}>
+            <Table.Td data-label="Organization" className="break-anywhere">{role.organization_name}</Table.Td>
+            <Table.Td data-label="Role">{label(role.role)}</Table.Td>
+            <Table.Td data-label="Scope">{label(role.scope)}</Table.Td>
+            {canUnassign ? (
+              <Table.Td ta="right">
+                <UnassignButton member={member} role={role} />
+              </Table.Td>
+            ) : null}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </StackedTable>
+  );
+}
+
+function AssignForm({ member, organizationRole }: { member: Member; organizationRole: OrganizationRole }) {
+  const [role, setRole] = useState<Role | null>(null);
+  const [scope, setScope] = useState<Scope | null>(null);
+  const assign = useAssignRole();
+  const assignable = assignableRoles(organizationRole);
+  const operator = organizationRole === 'OPERATOR';
+
+  // SPEC.md §5: Approver and Supervisor are listed but enabled only for operator members; Devops is listed only there.
+  const roleOptions = ROLES.filter((r) => r !== 'DEVOPS' || operator).map((r) => ({
+    value: r,
+    label: label(r),
+    disabled: !assignable.includes(r),
+  }));
+  const scopeOptions = SCOPES.map((s) => ({ value: s, label: label(s) }));
+
+  const submit = () => {
+    if (!role || !scope) return;
+    assign.mutate(
+      { organizationId: member.organization_id, memberId: member.member_id, role, scope },
+      {
+        onSuccess: () => {
+          notifySuccess(`Assigned ${label(role)} (${label(scope)}) to ${member.name}.`);
+          setRole(null);
+          setScope(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        Assign a role
+      </Title>
+      <Group align="flex-end" gap="xs" wrap="wrap">
+        <Select
+          label="Role"
+          placeholder="Choose a role"
+          data={roleOptions}
+          value={role}
+          onChange={(value) => setRole(value as Role | null)}
+          w={{ base: '100%', xs: 200 }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Select
+          label="Scope"
+          placeholder="Choose a scope"
+          data={scopeOptions}
+          value={scope}
+          onChange={(value) => setScope(value as Scope | null)}
+          w={{ base: '100%', xs: 200 }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Button leftSection={<IconPlus size={16} aria-hidden />} disabled={!role || !scope} loading={assign.isPending} onClick={submit}>
+          Assign
+        </Button>
+      </Group>
+      {operator ? null : (
+        <Text size="xs" c="dimmed">
+          Approver and Supervisor are for members of the operator organization only.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export function RolesTab({ member, organizationRole, canAssign, canUnassign }: RolesTabProps) {
+  const { data, isPending, isError } = useMemberRoles({ organizationId: member.organization_id, memberId: member.member_id });
+
+  return (
+    <Stack gap="lg">
+      {isPending ? (
+        <Loading />
+      ) : isError && !data ? (
+        <Text>The roles could not be loaded.</Text>
+      ) : (
+        <RoleTable member={member} roles={data} canUnassign={canUnassign} />
+      )}
+      {canAssign ? <AssignForm member={member} organizationRole={organizationRole} /> : null}
+      {!canAssign && !canUnassign ? (
+        <Text c="dimmed" size="sm">
+          No action available
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The header of every signed-in layout: the title, then Self-Service, Release Notes, Admin
+ * (SCREENS.admin), Logout and the member's name in brackets (SPEC.md §2). On phones the links
+ * move into a menu so nothing overflows.
+ */
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { ActionIcon, Anchor, AppShell, Group, Menu, Text, ThemeIcon } from '@mantine/core';
+import { IconDotsVertical, IconShieldCheck } from '@tabler/icons-react';
+import { SCREENS } from '../../common/policy';
+import { useActor } from '../lib/actor';
+import { PATHS } from '../lib/navigation';
+import { useProfile } from '../lib/session';
+import { APP_TITLE } from '../components/usePageTitle';
+
+interface HeaderLink {
+  to: string;
+  label: string;
+  /** Path that marks the link as the current one; with `prefix`, any path below it too. */
+  section?: string;
+  prefix?: boolean;
+}
+
+function useHeaderLinks(): HeaderLink[] {
+  const actor = useActor();
+  return [
+    { to: PATHS.home, label: 'Self-Service', section: PATHS.home },
+    { to: PATHS.releaseNotes, label: 'Release Notes', section: PATHS.releaseNotes },
+    ...(SCREENS.admin(actor) ? [{ to: PATHS.admin, label: 'Admin', section: PATHS.admin, prefix: true }] : []),
+    { to: PATHS.logout, label: 'Logout' },
+  ];
+}
+
+export function AppHeader({ burger }: { burger?: ReactNode }) {
+  const profile = useProfile();
+  const links = useHeaderLinks();
+  const { pathname } = useLocation();
+  const isCurrent = (link: HeaderLink) =>
+    !!link.section && (pathname === link.section || (!!link.prefix && pathname.startsWith(`${link.section}/`)));
+  const name = profile?.name ? `[${profile.name}]` : null;
+
+  return (
+    <AppShell.Header>
+      <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          {burger}
+          <Anchor component={Link} to={PATHS.home} underline="never" c="inherit" aria-label={`${APP_TITLE}: Self-Service`}>
+            <Group gap={8} wrap="nowrap">
+              <ThemeIcon size="md" radius="md" variant="filled" aria-hidden>
+                <IconShieldCheck size={18} />
+              </ThemeIcon>
+              <Text fw={700} size="lg" truncate>
+                {APP_TITLE}
+              </Text>
+            </Group>
+          </Anchor>
+        </Group>
+
+        <Group component="nav" aria-label="Main" gap="lg" wrap="nowrap" visibleFrom="sm">
+          {links.map((link) => (
+            <Anchor
+              key={link.to}
+              component={Link}
+              to={link.to}
+              size="sm"
+              fw={isCurrent(link) ? 700 : 500}
+              underline={isCurrent(link) ? 'always' : 'hover'}
+              aria-current={isCurrent(link) ? 'page' : undefined}
+            >
+              {link.label}
+            </Anchor>
+          ))}
+          {name ? (
+            <Text size="sm" fw={500} data-testid="user-name">
+              {name}
+            </Text>
+          ) : null}
+        </Group>
+
+        <Menu position="bottom-end" width={220} shadow="md">
+          <Menu.Target>
+            <ActionIcon variant="subtle" color="gray" size="lg" hiddenFrom="sm" aria-label="Open the menu">
+              <IconDotsVertical size={20} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {name ? <Menu.Label>{name}</Menu.Label> : null}
+            {links.map((link) => (
+              <Menu.Item key={link.to} component={Link} to={link.to}>
+                {link.label}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </AppShell.Header>
+  );
+}

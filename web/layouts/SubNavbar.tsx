@@ -1,0 +1,66 @@
+/**
+ * The sub-navbar under the header: where the page sits (Self-Service › organization › section)
+ * and the signed-in member's roles in the current organization.
+ */
+import { Link, useLocation, useParams } from 'react-router';
+import { Anchor, Badge, Breadcrumbs, Group, Text } from '@mantine/core';
+import { label } from '../../common/enums';
+import { ORGANIZATION_SECTIONS, organizationPath, PATHS } from '../lib/navigation';
+import { useCurrentOrganization } from '../lib/session';
+import { sectionOf } from './organization-sections';
+
+export function SubNavbar() {
+  const { orgId } = useParams();
+  const { pathname } = useLocation();
+  const current = useCurrentOrganization();
+  const organization = current && current.organization_id === orgId ? current : null;
+  const section = ORGANIZATION_SECTIONS.find((s) => s.path === sectionOf(pathname));
+
+  const crumbs = [
+    <Anchor key="home" component={Link} to={PATHS.home} size="sm">
+      Self-Service
+    </Anchor>,
+  ];
+  if (orgId) {
+    crumbs.push(
+      section ? (
+        <Anchor key="org" component={Link} to={organizationPath(orgId)} size="sm" className="break-anywhere">
+          {organization?.organization_name ?? 'Organization'}
+        </Anchor>
+      ) : (
+        <Text key="org" size="sm" className="break-anywhere">
+          {organization?.organization_name ?? 'Organization'}
+        </Text>
+      ),
+    );
+  }
+  if (orgId && section) {
+    crumbs.push(
+      <Text key="section" size="sm">
+        {section.label}
+      </Text>,
+    );
+  }
+
+  return (
+    <Group justify="space-between" gap="xs" mb="lg" wrap="wrap">
+      <nav aria-label="Breadcrumb">
+        <Breadcrumbs separator="›" separatorMargin={6}>
+          {crumbs}
+        </Breadcrumbs>
+      </nav>
+      {organization && organization.roles.length > 0 ? (
+        <Group gap={6} wrap="wrap">
+          <Text size="xs" c="dimmed">
+            Your roles:
+          </Text>
+          {organization.roles.map((role) => (
+            <Badge key={`${role.organization_id}|${role.role}|${role.scope}`} variant="light" size="sm" title={`Scope ${label(role.scope)}`}>
+              {label(role.role)}
+            </Badge>
+          ))}
+        </Group>
+      ) : null}
+    </Group>
+  );
+}

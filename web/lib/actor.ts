@@ -1,0 +1,60 @@
+/**
+ * The actor for common/policy.ts checks in the browser: the signed-in member's profile with its
+ * role assignments, plus the roles the current organization reports for the caller (SPEC.md §2
+ * "choosing one loads the member's roles for it"). The server decides; this only shows or hides.
+ */
+import { useMemo } from 'react';
+import { useParams } from 'react-router';
+import { ACTIONS, type Action, type Actor, type Assignment } from '../../common/policy';
+import type { Role } from '../../common/enums';
+import type { Profile } from '../../common/schemas/profile';
+import type { Organization } from '../../common/schemas/organization';
+import { useCurrentOrganization, useSession } from './session';
+
+export function buildActor(profile: Profile | null, organization: Organization | null): Actor | null {
+  if (!profile) return null;
+  const roles: Assignment[] = [...profile.roles];
+  const key = (a: { organization_id: string; role: string; scope: string }) => `${a.organization_id}|${a.role}|${a.scope}`;
+  const known = new Set(roles.map(key));
+  for (const role of organization?.roles ?? []) {
+    if (known.has(key(role))) continue;
+    // The organization's list names the assignment's organization but not its role; take it
+    // from the profile's assignments of that organization, or from the organization itself.
+    const organizationRole =
+      profile.roles.find((a) => a.organization_id === role.organization_id)?.organization_role ??
+      (role.organization_id === profile.organization_id ? profile.organization_role : undefined) ??
+      (role.organization_id === organization?.organization_id ? organization.organization_role : undefined);
+    if (!organizationRole) continue;
+    roles.push({ ...role, organization_role: organizationRole });
+    known.add(key(role));
+  }
+  return {
+    member_id: profile.member_id,
+    organization_id: profile.organization_id,
+    organization_role: profile.organization_role,
+    roles,
+  };
+}
+
+export function useActor(): Actor | null {
+  const { profile, organization } = useSession();
+  return useMemo(() => buildActor(profile, organization), [profile, organization]);
+}
+
+/**
+ * "May I do this here?" for an action on an object of this organization. Its `roles` are the
+ * caller's assignments that apply to it (the server computed the scope rule), so one role listed
+ * for the action in SPEC.md §6 is enough. Only for organization-scoped actions: the operator-only
+ * and scope-restricted ones (resources, admin) need `can` with the whole actor.
+ */
+export function allowedIn(organization: Pick<Organization, 'roles'> | null | undefined, action: Action): boolean {
+  const allowed: readonly Role[] = ACTIONS[action];
+  return !!organization?.roles.some((assignment) => allowed.includes(assignment.role));
+}
+
+/** `allowedIn` for the organization of the current /organizations/:orgId/... route (false until it is loaded). */
+export function useAllowedHere(action: Action): boolean {
+  const { orgId } = useParams();
+  const organization = useCurrentOrganization();
+  return !!orgId && organization?.organization_id === orgId && allowedIn(organization, action);
+}

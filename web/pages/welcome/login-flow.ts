@@ -1,0 +1,110 @@
+/**
+ * Welcome's work (SPEC.md §2): `login` signs in (or finishes a sign-in), loads the member
+ * profile, stores user and organization and goes to that organization's Certificates, or back
+ * to the page the person first asked for; `logout` signs out at the provider.
+ */
+import type { Organization } from '../../../common/schemas/organization';
+import type { Profile } from '../../../common/schemas/profile';
+import { getProfile } from '../../features/auth/api/get-profile';
+import { getOrganization } from '../../api/get-organization';
+import { ApiError, NetworkError } from '../../lib/api';
+import { dropUser, getUser, resetSignInAttempts, signIn, signOut, SignInLoopError } from '../../lib/auth';
+import { navigateTo, organizationPath, PATHS } from '../../lib/navigation';
+import { queryClient } from '../../lib/query';
+import { AUTH_FAILED, session } from '../../lib/session';
+
+/** What Welcome shows when the flow stops here rather than leaving the page. */
+export type Outcome = 'left' | 'prompt';
+
+/** Until GET /api/organizations/{id} answers: the organization as the profile describes it. */
+function organizationOfProfile(profile: Profile): Organization {
+  return {
+    organization_id: profile.organization_id,
+    organization_name: profile.organization_name,
+    organization_role: profile.organization_role,
+    parent_organization: null,
+    parent_organization_name: null,
+    website: null,
+    logo_url: null,
+    address: null,
+    domains: [],
+    ban_note: null,
+    date_organization_banned: null,
+    roles: profile.roles
+      .filter((r) => r.organization_id === profile.organization_id)
+      .map(({ organization_id, role, scope }) => ({ organization_id, role, scope })),
+  };
+}
+
+async function startSignIn(): Promise<Outcome> {
+  await signIn(readReturnUrl());
+  return 'left';
+}
+
+function readReturnUrl(): string | null {
+  const url = session.takeReturnUrl();
+  session.setReturnUrl(url); // keep it until the sign-in completes
+  return url;
+}
+
+async function loadMember(): Promise<Outcome> {
+  const profile = await getProfile();
+  if (!profile || !profile.member_id) {
+    navigateTo(PATHS.accessError, { replace: true });
+    return 'left';
+  }
+  // A different person may have signed in: nothing cached for the previous one survives.
+  queryClient.clear();
+  session.setProfile(profile);
+  const organization = await getOrganization(profile.organization_id, { quiet: true }).catch(() =>
+    organizationOfProfile(profile),
+  );
+  session.setOrganization(organization);
+  session.setAuthError(null);
+  session.setLoggedOut(false);
+  resetSignInAttempts();
+  navigateTo(session.takeReturnUrl() ?? organizationPath(profile.organization_id), { replace: true });
+  return 'left';
+}
+
+export async function login(): Promise<Outcome> {
+  try {
+    const user = await getUser();
+    if (!user || (user.expired && !user.refresh_token)) return await startSignIn();
+    try {
+      return await loadMember();
+    } catch (error) {
+      // The API refused the token: lib/api.ts dropped it; sign in afresh (the loop guard stops
+      // a provider and an API that disagree forever).
+      if (error instanceof ApiError && (error.status === 401 || error.status === 499)) {
+        await dropUser();
+        return await startSignIn();
+      }
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof NetworkError) return 'left'; // lib/api.ts went to NetworkError
+    if (error instanceof ApiError) {
+      // "Failed profile call: the error is stored" (SPEC.md §8); 403 and 500 have already
+      // moved to their screens, other failures stay on Welcome with the message.
+      session.setAuthError(error.message);
+      return error.status === 403 || error.status >= 500 ? 'left' : 'prompt';
+    }
+    if (!(error instanceof SignInLoopError)) console.error('sign-in failed', error);
+    session.setAuthError(AUTH_FAILED);
+    return 'prompt';
+  }
+}
+
+export async function logout(): Promise<Outcome> {
+  session.setLoggedOut(true);
+  session.clear();
+  session.setReturnUrl(null);
+  queryClient.clear();
+  const how = await signOut().catch(() => 'local' as const);
+  if (how === 'local') {
+    navigateTo(PATHS.login, { replace: true });
+    return 'prompt';
+  }
+  return 'left';
+}
