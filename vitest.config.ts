@@ -6,5 +6,10 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Console output goes straight to the terminal instead of through the worker's RPC channel:
+    // a log still in that channel when a worker closes fails the whole run with every test green
+    // ("EnvironmentTeardownError: Closing rpc while onUserConsoleLog was pending", vitest#11153).
+    // oidc-provider logs a runtime warning on import under Node 20, in every test file that builds the app.
+    disableConsoleIntercept: true,
   },
 });

@@ -8,7 +8,11 @@ import { seedDemoData } from '../scripts/seed-data';
 
 async function main() {
   const config = loadConfig();
-  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'portal.db') });
+  const db = openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'portal.db'),
+    onConnectionError: (error) => console.error(`Database connection lost (the pool reconnects): ${error.message}`),
+  });
   await migrateToLatest(db);
   if (config.seedDemo) await seedDemoData(db, new Date());
   const app = await buildApp({ config, db });

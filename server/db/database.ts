@@ -18,15 +18,19 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite file; ':memory:' for throw-away databases. */
   sqliteFile?: string;
+  /** Told of errors on idle PostgreSQL connections (a restart, a dropped socket); the pool replaces them. */
+  onConnectionError?: (error: Error) => void;
 }
 
-export function openDatabase({ databaseUrl, sqliteFile = './data/portal.db' }: DatabaseOptions): Db {
+export function openDatabase({ databaseUrl, sqliteFile = './data/portal.db', onConnectionError }: DatabaseOptions): Db {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
     pg.types.setTypeParser(20, (v) => Number(v));
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // Without a listener, an idle connection that the server closes is an uncaught error that
+    // ends the process; the pool drops that connection and opens a new one when next needed.
+    pool.on('error', (error) => onConnectionError?.(error));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
   const sqlite = new SQLite(sqliteFile);
