@@ -25,10 +25,13 @@ export interface StatusListFiltersProps {
   formLabel: string;
   placeholder?: string;
   filters: StatusFilters;
-  onChange: (patch: Partial<StatusFilters>) => void;
+  /** Applies a new text. */
+  onFilter: (name: string) => void;
+  /** Flips a toggle, applying the text typed so far with it. */
+  onToggle: (flag: StatusFlag, name: string) => void;
 }
 
-export function StatusListFilters({ label, formLabel, placeholder, filters, onChange }: StatusListFiltersProps) {
+export function StatusListFilters({ label, formLabel, placeholder, filters, onFilter, onToggle }: StatusListFiltersProps) {
   const toggles = (text: string) => (
     <Group gap={6} wrap="nowrap" role="group" aria-label="Hide by status">
       {TOGGLES.map(({ flag, label: toggleLabel, Icon }) => (
@@ -38,7 +41,7 @@ export function StatusListFilters({ label, formLabel, placeholder, filters, onCh
             variant={filters[flag] ? 'filled' : 'default'}
             aria-label={toggleLabel}
             aria-pressed={filters[flag]}
-            onClick={() => onChange({ name: text, [flag]: !filters[flag] })}
+            onClick={() => onToggle(flag, text)}
           >
             <Icon size={18} aria-hidden />
           </ActionIcon>
@@ -54,7 +57,7 @@ export function StatusListFilters({ label, formLabel, placeholder, filters, onCh
       placeholder={placeholder}
       maxLength={NAME_MAX_LENGTH}
       value={filters.name}
-      onFilter={(name) => onChange({ name })}
+      onFilter={onFilter}
       controls={toggles}
     />
   );

@@ -11,34 +11,47 @@ import { useSearchParams } from 'react-router';
 /** Filters to set; an empty text or a false toggle leaves the URL. */
 type FilterPatch = Record<string, string | boolean | undefined>;
 
+/**
+ * The query string as it is now. React Router hands a functional update the params of the last
+ * render, and renders navigations in a transition: a second change made before the first one
+ * has rendered (a quick click, then Enter) would start from the old query and undo the first.
+ * The browser's URL already holds every navigation made so far.
+ */
+const currentParams = () => new URLSearchParams(window.location.search);
+
 function useListQuery(pageSize: number) {
   const [params, setParams] = useSearchParams();
   const requested = Number(params.get('page'));
   const page = Number.isInteger(requested) && requested > 0 ? requested : 1;
 
+  const change = useCallback(
+    (edit: (next: URLSearchParams) => void) => {
+      const next = currentParams();
+      edit(next);
+      setParams(next);
+    },
+    [setParams],
+  );
+
   const setFilters = useCallback(
     (patch: FilterPatch) =>
-      setParams((previous) => {
-        const next = new URLSearchParams(previous);
+      change((next) => {
         for (const [key, value] of Object.entries(patch)) {
           if (value === '' || value === false || value === undefined) next.delete(key);
           else next.set(key, String(value));
         }
         next.delete('page');
-        return next;
       }),
-    [setParams],
+    [change],
   );
 
   const setPage = useCallback(
     (value: number) =>
-      setParams((previous) => {
-        const next = new URLSearchParams(previous);
+      change((next) => {
         if (value > 1) next.set('page', String(value));
         else next.delete('page');
-        return next;
       }),
-    [setParams],
+    [change],
   );
 
   return { params, page, offset: (page - 1) * pageSize, setFilters, setPage };
@@ -99,5 +112,11 @@ export function useStatusListSearch(pageSize: number) {
     [filters, offset, pageSize],
   );
 
-  return { filters, page, request, setFilters, setPage };
+  /** Flips one toggle as the URL has it now, and applies the text typed so far with it. */
+  const toggle = useCallback(
+    (flag: StatusFlag, name: string) => setFilters({ name, [flag]: !on(currentParams().get(flag)) }),
+    [setFilters],
+  );
+
+  return { filters, page, request, setFilters, toggle, setPage };
 }

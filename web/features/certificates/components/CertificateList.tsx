@@ -106,7 +106,7 @@ function CertificateCards({ certificates, showOrganization, now }: RowsProps) {
 }
 
 export function CertificateList({ organizationId, showOrganization = false }: CertificateListProps) {
-  const { filters, page, request, setFilters, setPage } = useStatusListSearch(PAGE_SIZE);
+  const { filters, page, request, setFilters, toggle, setPage } = useStatusListSearch(PAGE_SIZE);
   const certificates = useCertificates(organizationId, request);
   const phone = usePhone();
   const now = new Date();
@@ -119,7 +119,8 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
         formLabel="Filter certificates"
         placeholder="e.g. CN=gw-berlin"
         filters={filters}
-        onChange={setFilters}
+        onFilter={(name) => setFilters({ name })}
+        onToggle={toggle}
       />
       <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => <Rows certificates={items} showOrganization={showOrganization} now={now} />}
