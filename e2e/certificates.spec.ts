@@ -3,28 +3,12 @@
  * revoke and remove by the operator's approver, the filters on the demo seed, a refused upload,
  * the admin list. Set SHOTS_DIR to also save screenshots of the three screens at two widths.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeCertificate } from '../scripts/make-certificate';
-import { expectAccessible, organizationIdOf, signInToCertificates } from './support';
+import { expectAccessible, organizationIdOf, row, shoot, signInToCertificates, toast } from './support';
 
 const DAY = 86_400_000;
-const SHOTS_DIR = process.env.SHOTS_DIR;
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS_DIR) return;
-  fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  for (const [width, height] of [[1280, 800], [390, 844]]) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
-
-const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
-const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
 async function filterByDn(page: Page, text: string) {
   await page.getByLabel('Filter by DN').fill(text);

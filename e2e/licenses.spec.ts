@@ -6,12 +6,11 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { formatDate } from '../common/dates';
-import { expectAccessible, organizationIdOf, signInToCertificates } from './support';
+import { MASTER_SECRET, expectAccessible, organizationIdOf, signInToCertificates } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
 /** The value every spec provides, so whichever runs first sets it for all. */
-const MASTER_SECRET = 'e2e-master-secret-0123456789';
 const LICENSE_NAME = `E2E license ${Date.now()}`;
 
 let contosoId = '';

@@ -5,31 +5,10 @@
  * trusted domain, its journal and the sign-in status check. Axe runs on every screen.
  * Set SHOTS_DIR to also save screenshots of the screens at 1280x800 and 390x844.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, organizationIdOf, signInToCertificates } from './support';
+import { expectAccessible, organizationIdOf, row, shoot, signInToCertificates, toast } from './support';
 
-const SHOTS_DIR = process.env.SHOTS_DIR;
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS_DIR) return;
-  fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  const before = page.viewportSize();
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ]) {
-    await page.setViewportSize({ width, height });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
-}
-
-const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
-const row = (page: Page, text: string | RegExp) => page.getByRole('row').filter({ hasText: text });
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const sidebarLink = (page: Page, name: string) => page.getByLabel('Organization sidebar').getByRole('link', { name, exact: true });
 

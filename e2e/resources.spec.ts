@@ -4,33 +4,11 @@
  * a RESTRICTED resource and grants it to Contoso, whose member then sees it, and the routes file
  * lists Contoso for it.
  *
- * RESOURCE_SHOTS=<folder> also saves screenshots of every page at desktop and phone width.
+ * SHOTS_DIR=<folder> also saves screenshots of every page at laptop and phone width.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
-import { expectAccessible, organizationIdOf, signInToCertificates } from './support';
+import { MASTER_SECRET, expectAccessible, organizationIdOf, shoot, signInToCertificates } from './support';
 
-const MASTER_SECRET = 'e2e-master-secret-0123456789';
-const SHOTS = process.env.RESOURCE_SHOTS;
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-
-/** Screenshots at both widths (only with RESOURCE_SHOTS), then back to the desktop width. */
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${viewport.name}.png`), fullPage: true });
-    if (viewport.name === 'phone') await expectAccessible(page);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
 async function accessTokenOf(page: Page): Promise<string> {
