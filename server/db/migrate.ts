@@ -3,10 +3,12 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database';
 import * as initial from './migrations/20261121_0001_initial';
 import * as licenseNames from './migrations/20261121_0002_license_names';
+import * as journalSearch from './migrations/20261122_0003_journal_search';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
   '20261121_0002_license_names': licenseNames,
+  '20261122_0003_journal_search': journalSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

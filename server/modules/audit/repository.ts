@@ -13,7 +13,7 @@ import { containsIgnoringCase } from '../../db/text-filter';
 export async function listAuditRecords(db: Queryable, organizationId: string, query: JournalQuery) {
   let q = db.selectFrom('audit_records').where('organization_id', '=', organizationId);
   const filter = query.filter?.trim();
-  if (filter) q = q.where((eb) => eb.or([containsIgnoringCase('reason', filter), containsIgnoringCase('message', filter)]));
+  if (filter) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'reason', filter), containsIgnoringCase(db, 'message', filter)]));
   const rows = await q
     .select(['record_id', 'reason', 'date_created', 'member_email', 'message'])
     .orderBy('record_id', 'desc')

@@ -25,7 +25,7 @@ export async function listMembers(db: Queryable, organizations: 'all' | string[]
   if (organizations !== 'all') q = q.where('m.organization_id', 'in', organizations);
   const filter = query.filter?.trim();
   // member_email is stored lower-cased; the filter helper lowers the text, so both sides compare alike.
-  if (filter) q = q.where((eb) => eb.or([containsIgnoringCase('m.name', filter), containsIgnoringCase('m.member_email', filter)]));
+  if (filter) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'm.name', filter), containsIgnoringCase(db, 'm.member_email', filter)]));
   const [rows, count] = await Promise.all([
     q.orderBy('m.name').orderBy('m.member_email').offset(query.offset).limit(query.limit).execute(),
     q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

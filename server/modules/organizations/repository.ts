@@ -33,7 +33,7 @@ export async function listOrganizations(
   if (readable !== 'all' && readable.length === 0) return { rows: [], total: 0 };
   let query = selectOrganizations(db);
   if (readable !== 'all') query = query.where('o.organization_id', 'in', readable);
-  if (filter?.trim()) query = query.where(containsIgnoringCase('o.organization_name', filter));
+  if (filter?.trim()) query = query.where(containsIgnoringCase(db, 'o.organization_name', filter));
   const [rows, count] = await Promise.all([
     query.orderBy('o.organization_name').offset(offset).limit(limit).execute(),
     query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

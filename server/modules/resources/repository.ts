@@ -21,7 +21,7 @@ async function withOrganizations(db: Queryable, rows: ResourceRow[]): Promise<Re
 
 export async function listResources(db: Queryable, filter?: string): Promise<Resource[]> {
   let q = db.selectFrom('resources').selectAll();
-  if (filter?.trim()) q = q.where((eb) => eb.or([containsIgnoringCase('resource_name', filter), containsIgnoringCase('path_pattern', filter)]));
+  if (filter?.trim()) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'resource_name', filter), containsIgnoringCase(db, 'path_pattern', filter)]));
   return withOrganizations(db, await q.orderBy('ordinal').execute());
 }
 
