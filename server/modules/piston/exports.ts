@@ -4,8 +4,9 @@
  * Both are pure functions of the database and the clock: the same content gives the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import { pack } from 'tar-stream';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { Header } from 'tar';
 import type { Queryable } from '../../db/database';
 
 export interface Export {
@@ -86,8 +87,25 @@ export async function trustedCertificates(db: Queryable, now: Date) {
     .execute();
 }
 
+// Compressed off the event loop (in libuv's thread pool), so other requests go on meanwhile.
+const gzipAsync = promisify(gzip);
+
 // A fixed time in every tar header: the archive's bytes depend on its content alone.
 const FIXED_MTIME = new Date('2000-01-01T00:00:00Z');
+const ZEROS = Buffer.alloc(1024);
+
+/**
+ * One file of a ustar archive: node-tar encodes the 512-byte header, the content follows, padded
+ * to a whole block. Written into one buffer list instead of through a tar stream, which costs about
+ * three times as much for the tens of thousands of small files of a large portal.
+ */
+function tarFile(name: string, content: string): Buffer[] {
+  const body = Buffer.from(content, 'utf8');
+  const header = Buffer.alloc(512);
+  new Header({ path: name, type: 'File', size: body.length, mode: 0o644, uid: 0, gid: 0, uname: '', gname: '', mtime: FIXED_MTIME }).encode(header, 0);
+  const padding = (512 - (body.length % 512)) % 512;
+  return padding ? [header, body, ZEROS.subarray(0, padding)] : [header, body];
+}
 
 export async function buildCertsArchive(db: Queryable, now: Date): Promise<Export> {
   const certificates = await trustedCertificates(db, now);
@@ -104,17 +122,9 @@ export async function buildCertsArchive(db: Queryable, now: Date): Promise<Expor
       date_not_after: c.date_not_after,
     })),
   };
-  const tar = pack();
-  const chunks: Buffer[] = [];
-  tar.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-  const finished = new Promise<void>((resolve, reject) => {
-    tar.on('end', resolve);
-    tar.on('error', reject);
-  });
-  const entry = (name: string, content: string) => tar.entry({ name, mtime: FIXED_MTIME, mode: 0o644, uid: 0, gid: 0, uname: '', gname: '' }, content);
-  entry('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const { name, certificate } of files) entry(name, certificate.certificate_pem);
-  tar.finalize();
-  await finished;
-  return withEtag(gzipSync(Buffer.concat(chunks), { level: 9 }));
+  const parts = [...tarFile('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`)];
+  for (const { name, certificate } of files) parts.push(...tarFile(name, certificate.certificate_pem));
+  // Two zero blocks end a tar archive.
+  parts.push(ZEROS);
+  return withEtag(await gzipAsync(Buffer.concat(parts)));
 }

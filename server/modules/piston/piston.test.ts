@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { parse as parseHcl } from '@cdktf/hcl2json';
@@ -68,6 +69,25 @@ describe.each(dialects)('download-gateway export on %s', (dialect) => {
       expect(entry.file.startsWith(`${entry.organization_id}/`)).toBe(true);
       expect(new X509Certificate(pem).subject).toContain(entry.distinguished_name.split(',')[0].slice(3));
     }
+  });
+
+  it('is an archive that GNU tar reads without complaint, with the same files', async () => {
+    const { res, files } = await archive(t);
+    // A second, independent reader, which says on stderr what it finds amiss (a missing end, a bad checksum).
+    const gnuTar = (...args: string[]) => {
+      const run = spawnSync('tar', args, { input: res.rawPayload });
+      expect(run.stderr.toString('utf8')).toBe('');
+      expect(run.status).toBe(0);
+      return run.stdout.toString('utf8');
+    };
+    const listing = gnuTar('-tvzf', '-');
+    const names = listing.trim().split('\n').map((line) => line.split(/\s+/).pop());
+    expect(names).toEqual([...files.keys()]);
+    expect(names[0]).toBe('manifest.json');
+    for (const line of listing.trim().split('\n')) expect(line).toMatch(/^-rw-r--r-- 0\/0 .* 2000-01-01 /);
+    const second = gnuTar('-xzOf', '-', names[1]!);
+    expect(second).toBe(files.get(names[1]!));
+    expect(second).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n?$/);
   });
 
   it('is byte-identical when nothing changed, with strong ETags and 304 on If-None-Match', async () => {
