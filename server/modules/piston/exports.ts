@@ -107,9 +107,18 @@ function tarFile(name: string, content: string): Buffer[] {
   return padding ? [header, body, ZEROS.subarray(0, padding)] : [header, body];
 }
 
+/** The last archive made: the gateway and the statistics page ask again and again for the same one. */
+let lastArchive: { fingerprint: string; archive: Export } | undefined;
+
 export async function buildCertsArchive(db: Queryable, now: Date): Promise<Export> {
   const certificates = await trustedCertificates(db, now);
   const files = certificates.map((c) => ({ name: certificateFileName(c.organization_id, c.distinguished_name), certificate: c }));
+  // Everything the archive is made of; the same rows give the same bytes, so the last one serves.
+  const fingerprint = createHash('sha256');
+  for (const { name, certificate } of files) fingerprint.update(JSON.stringify([name, certificate]));
+  const key = fingerprint.digest('base64url');
+  if (lastArchive?.fingerprint === key) return lastArchive.archive;
+
   const manifest = {
     format: 1,
     certificates: files.map(({ name, certificate: c }) => ({
@@ -126,5 +135,7 @@ export async function buildCertsArchive(db: Queryable, now: Date): Promise<Expor
   for (const { name, certificate } of files) parts.push(...tarFile(name, certificate.certificate_pem));
   // Two zero blocks end a tar archive.
   parts.push(ZEROS);
-  return withEtag(await gzipAsync(Buffer.concat(parts)));
+  const archive = withEtag(await gzipAsync(Buffer.concat(parts)));
+  lastArchive = { fingerprint: key, archive };
+  return archive;
 }
