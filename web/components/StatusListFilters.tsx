@@ -7,7 +7,7 @@
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconCircleCheck, IconClockX, IconHourglass } from '@tabler/icons-react';
 import { FilterForm } from './FilterForm';
-import type { StatusFilters, StatusFlag } from './useListSearch';
+import type { StatusFlag, StatusListSearch } from './useListSearch';
 
 const TOGGLES: { flag: StatusFlag; label: string; Icon: typeof IconClockX }[] = [
   { flag: 'hideExpired', label: 'Hide expired', Icon: IconClockX },
@@ -24,14 +24,12 @@ export interface StatusListFiltersProps {
   /** Name of the search landmark, e.g. "Filter licenses". */
   formLabel: string;
   placeholder?: string;
-  filters: StatusFilters;
-  /** Applies a new text. */
-  onFilter: (name: string) => void;
-  /** Flips a toggle, applying the text typed so far with it. */
-  onToggle: (flag: StatusFlag, name: string) => void;
+  /** The list's filters in the URL, from useStatusListSearch. */
+  search: StatusListSearch;
 }
 
-export function StatusListFilters({ label, formLabel, placeholder, filters, onFilter, onToggle }: StatusListFiltersProps) {
+export function StatusListFilters({ label, formLabel, placeholder, search }: StatusListFiltersProps) {
+  const { filters, setFilters, toggle } = search;
   const toggles = (text: string) => (
     <Group gap={6} wrap="nowrap" role="group" aria-label="Hide by status">
       {TOGGLES.map(({ flag, label: toggleLabel, Icon }) => (
@@ -41,7 +39,7 @@ export function StatusListFilters({ label, formLabel, placeholder, filters, onFi
             variant={filters[flag] ? 'filled' : 'default'}
             aria-label={toggleLabel}
             aria-pressed={filters[flag]}
-            onClick={() => onToggle(flag, text)}
+            onClick={() => toggle(flag, text)}
           >
             <Icon size={18} aria-hidden />
           </ActionIcon>
@@ -57,7 +55,7 @@ export function StatusListFilters({ label, formLabel, placeholder, filters, onFi
       placeholder={placeholder}
       maxLength={NAME_MAX_LENGTH}
       value={filters.name}
-      onFilter={onFilter}
+      onFilter={(name) => setFilters({ name })}
       controls={toggles}
     />
   );

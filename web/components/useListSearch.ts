@@ -120,3 +120,5 @@ export function useStatusListSearch(pageSize: number) {
 
   return { filters, page, request, setFilters, toggle, setPage };
 }
+
+export type StatusListSearch = ReturnType<typeof useStatusListSearch>;

@@ -106,7 +106,8 @@ function CertificateCards({ certificates, showOrganization, now }: RowsProps) {
 }
 
 export function CertificateList({ organizationId, showOrganization = false }: CertificateListProps) {
-  const { filters, page, request, setFilters, toggle, setPage } = useStatusListSearch(PAGE_SIZE);
+  const search = useStatusListSearch(PAGE_SIZE);
+  const { page, request, setPage } = search;
   const certificates = useCertificates(organizationId, request);
   const phone = usePhone();
   const now = new Date();
@@ -114,14 +115,7 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
 
   return (
     <Stack gap="lg">
-      <StatusListFilters
-        label="Filter by DN"
-        formLabel="Filter certificates"
-        placeholder="e.g. CN=gw-berlin"
-        filters={filters}
-        onFilter={(name) => setFilters({ name })}
-        onToggle={toggle}
-      />
+      <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} />
       <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => <Rows certificates={items} showOrganization={showOrganization} now={now} />}
       </PagedList>

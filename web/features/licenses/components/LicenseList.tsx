@@ -105,7 +105,8 @@ function LicenseCards({ licenses, showOrganization, now }: RowsProps) {
 }
 
 export function LicenseList({ organizationId }: LicenseListProps) {
-  const { filters, page, request, setFilters, toggle, setPage } = useStatusListSearch(PAGE_SIZE);
+  const search = useStatusListSearch(PAGE_SIZE);
+  const { page, request, setPage } = search;
   const licenses = useLicenses(organizationId, request);
   const phone = usePhone();
   const now = new Date();
@@ -113,14 +114,7 @@ export function LicenseList({ organizationId }: LicenseListProps) {
 
   return (
     <Stack gap="lg">
-      <StatusListFilters
-        label="Filter by name"
-        formLabel="Filter licenses"
-        placeholder="License name"
-        filters={filters}
-        onFilter={(name) => setFilters({ name })}
-        onToggle={toggle}
-      />
+      <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} />
       <PagedList query={licenses} noun="licenses" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => <Rows licenses={items} showOrganization={organizationId === null} now={now} />}
       </PagedList>
