@@ -75,7 +75,8 @@ describe.each(dialects)('download-gateway export on %s', (dialect) => {
     const { res, files } = await archive(t);
     // A second, independent reader, which says on stderr what it finds amiss (a missing end, a bad checksum).
     const gnuTar = (...args: string[]) => {
-      const run = spawnSync('tar', args, { input: res.rawPayload });
+      // TZ=UTC: the listing shows times in local time, and the headers say 2000-01-01T00:00Z.
+      const run = spawnSync('tar', args, { input: res.rawPayload, env: { ...process.env, TZ: 'UTC' } });
       expect(run.stderr.toString('utf8')).toBe('');
       expect(run.status).toBe(0);
       return run.stdout.toString('utf8');
