@@ -11,9 +11,43 @@ export function isPathPattern(value: string): boolean {
   return PATH_PATTERN.test(value) && !value.split('/').some((segment) => segment === '.' || segment === '..');
 }
 
-/** An absolute server path without `..` segments. */
+/**
+ * `value` with percent-encoding decoded again and again until none is left (`%252e` is `%2e` is
+ * `.`), or null when a run of `%XX` is not UTF-8 (an overlong `%c0%ae` for `.` among them).
+ * A `%` not followed by two hex digits stays as it is.
+ */
+export function percentDecoded(value: string): string | null {
+  let current = value;
+  for (;;) {
+    let next: string;
+    try {
+      next = current.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => decodeURIComponent(run));
+    } catch {
+      return null;
+    }
+    // Each pass that changes something makes the text shorter, so this ends.
+    if (next === current) return current;
+    current = next;
+  }
+}
+
+/**
+ * Why `value` is not an acceptable resource location, or null: absolute; no `..` segment, also
+ * not once percent-encoding is decoded (`/srv/%2e%2e/etc`) nor with `\` taken as a separator
+ * (`/srv/..\etc`); no control characters, encoded or not.
+ */
+export function locationProblem(value: string): string | null {
+  if (!value.startsWith('/')) return 'must be an absolute server path, starting with /';
+  const decoded = percentDecoded(value);
+  if (decoded === null) return 'has percent-encoding (%XX) that is not UTF-8';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(decoded)) return 'must not contain control characters, also not percent-encoded ones';
+  if (decoded.split(/[/\\]/).includes('..')) return 'must not contain a .. segment, also not percent-encoded (%2e%2e) or between backslashes';
+  return null;
+}
+
+/** An absolute server path without `..` segments (see locationProblem). */
 export function isAbsoluteLocation(value: string): boolean {
-  return value.startsWith('/') && !value.split('/').includes('..') && !/[\0\n\r]/.test(value);
+  return locationProblem(value) === null;
 }
 
 export const resourceOrganizationSchema = z.object({ organization_id: z.string(), organization_name: z.string() });
@@ -39,7 +73,11 @@ export const resourceInputSchema = z.object({
   resource_type: z.enum(RESOURCE_TYPES),
   resource_access: z.enum(RESOURCE_ACCESS),
   path_pattern: z.string().trim().max(500).refine(isPathPattern, 'must be an absolute path pattern such as /packages/linux/** (no empty, . or .. segments)'),
-  location: z.string().trim().max(1000).refine(isAbsoluteLocation, 'must be an absolute server path without ..'),
+  // NFC: HCL reads strings in NFC, so the gateway gets the location as stored (docs/decisions.md).
+  location: z.string().trim().normalize('NFC').max(1000).superRefine((value, ctx) => {
+    const problem = locationProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   description: z.string().max(2000).nullable().optional(),
 });
 export type ResourceInput = z.infer<typeof resourceInputSchema>;

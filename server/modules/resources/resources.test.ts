@@ -55,6 +55,53 @@ describe.each(dialects)('resources API on %s', (dialect) => {
     expect(taken.json().message).toContain('Ordinal 10 is taken');
   });
 
+  it('refuses traversal in a location or pattern however it is written, on create and on update, changing nothing', async () => {
+    const count = async (table: 'resources' | 'audit_records') => Number((await t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = { resources: await count('resources'), journal: await count('audit_records'), row: await t.db.selectFrom('resources').selectAll().where('resource_id', '=', created.resource_id).executeTakeFirstOrThrow() };
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ location: '/srv/%2e%2e/etc' }, 'location', '.. segment'],
+      [{ location: '/srv/%2E%2e' }, 'location', '.. segment'],
+      [{ location: '/srv/.%2e/etc' }, 'location', '.. segment'],
+      [{ location: '/srv/%252e%252e/etc' }, 'location', '.. segment'],
+      [{ location: '/srv/%25252e%25252e/etc' }, 'location', '.. segment'],
+      [{ location: '/srv/..%2fetc' }, 'location', '.. segment'],
+      [{ location: '/srv/a%2f..%2f..%2fetc' }, 'location', '.. segment'],
+      [{ location: '/srv/..\\etc' }, 'location', '.. segment'],
+      [{ location: '/srv\\..\\etc' }, 'location', '.. segment'],
+      [{ location: '/srv/..%5cetc' }, 'location', '.. segment'],
+      [{ location: '/srv/%c0%ae%c0%ae/etc' }, 'location', 'not UTF-8'],
+      [{ location: '/srv/a%00b' }, 'location', 'control characters'],
+      [{ location: '/srv/a\u0000b' }, 'location', 'control characters'],
+      [{ location: '/srv/a\tb' }, 'location', 'control characters'],
+      [{ location: '/srv/a%0Ab' }, 'location', 'control characters'],
+      [{ location: '%2fsrv' }, 'location', 'absolute'],
+      [{ path_pattern: '/a/%2e%2e/b' }, 'path_pattern', 'path pattern'],
+      [{ path_pattern: '/a\\..\\b' }, 'path_pattern', 'path pattern'],
+      [{ path_pattern: '/a/../b' }, 'path_pattern', 'path pattern'],
+      [{ path_pattern: '/a/${HOME}' }, 'path_pattern', 'path pattern'],
+    ];
+    for (const [change, field, why] of cases) {
+      for (const [method, url] of [['POST', '/api/resources'], ['PUT', `/api/resources/${created.resource_id}`]] as const) {
+        const res = await t.call('devops@operator.example', { method, url, payload: { ...input, ...change } });
+        expect(res.statusCode, `${method} ${JSON.stringify(change)}`).toBe(400);
+        expect(res.json().field).toBe(field);
+        expect(res.json().message).toContain(field);
+        expect(res.json().message).toContain(why);
+      }
+    }
+    expect(await count('resources')).toBe(before.resources);
+    expect(await count('audit_records')).toBe(before.journal);
+    expect(await t.db.selectFrom('resources').selectAll().where('resource_id', '=', created.resource_id).executeTakeFirstOrThrow()).toEqual(before.row);
+
+    // A percent sign or an encoded slash that does not make a .. segment is a name like any other; locations are kept in NFC.
+    for (const [location, stored] of [['/srv/100%', '/srv/100%'], ['/srv/a%2fb/%zz', '/srv/a%2fb/%zz'], ['/srv/..a/b..', '/srv/..a/b..'], ['/srv/Cafe\u0301', '/srv/Caf\u00e9']]) {
+      const res = await t.call('devops@operator.example', { method: 'POST', url: '/api/resources', payload: { ...input, location } });
+      expect(res.statusCode, location).toBe(201);
+      expect(res.json().location).toBe(stored);
+      await t.db.deleteFrom('resources').where('resource_id', '=', res.json().resource_id).execute();
+    }
+  });
+
   it('updates and lists in ordinal order, filtered by name or path', async () => {
     const res = await t.call('supervisor@operator.example', { method: 'PUT', url: `/api/resources/${created.resource_id}`, payload: { ...input, ordinal: 5, resource_name: 'Firmware images' } });
     expect(res.statusCode).toBe(200);
