@@ -19,16 +19,22 @@ function withEtag(body: Buffer): Export {
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
 }
 
-/** HCL2 quoted string: escapes, and `${`/`%{` doubled so the gateway never interpolates them. */
+const HCL_ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '${': '$${', '%{': '%%{' };
+
+/**
+ * A quoted HCL2 template whose value is exactly `value` (HCL native syntax spec, "Template
+ * Expressions" and "Template Literals"): backslash, quote, newline, carriage return and tab as
+ * `\\`, `\"`, `\n`, `\r`, `\t`; every other control character (C0, DEL, C1), U+2028, U+2029 and
+ * U+FEFF as `\uNNNN`, so the file stays one line per attribute for any reader; `${` and `%{` as
+ * `$${` and `%%{`, so the gateway never interpolates or runs a directive. One pass, so an escape
+ * is never escaped again. A lone UTF-16 surrogate (no database text holds one) becomes U+FFFD,
+ * as writing it in UTF-8 would make it anyway; HCL refuses `\uD800`.
+ */
 export function hclString(value: string): string {
-  const escaped = value
-    .replace(/\\/g, '\\\\')
-    .replace(/"/g, '\\"')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r')
-    .replace(/\t/g, '\\t')
-    .replace(/\$\{/g, '$${')
-    .replace(/%\{/g, '%%{');
+  const escaped = value.replace(/\$\{|%\{|[\\"\n\r\t]|[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udfff]/gu, (match) => {
+    const code = match.codePointAt(0)!;
+    return HCL_ESCAPES[match] ?? (code >= 0xd800 && code <= 0xdfff ? '\\ufffd' : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
   return `"${escaped}"`;
 }
 
