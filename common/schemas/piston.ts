@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const latest = z.object({ file_name: z.string(), distinguished_name: z.string(), date_modified: z.string() }).nullable();
+// file_name: the certificate's file in the archive, null when the archive does not hold it.
+const latest = z.object({ file_name: z.string().nullable(), distinguished_name: z.string(), date_modified: z.string() }).nullable();
 
 /** GET /api/piston/statistics (SPEC.md §3 "Piston statistics"). */
 export const pistonStatisticsSchema = z.object({

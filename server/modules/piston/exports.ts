@@ -116,9 +116,23 @@ function tarFile(name: string, content: string): Buffer[] {
 /** The last archive made: the gateway and the statistics page ask again and again for the same one. */
 let lastArchive: { fingerprint: string; archive: Export } | undefined;
 
-export async function buildCertsArchive(db: Queryable, now: Date): Promise<Export> {
+export type ArchiveFile = { name: string; certificate: Awaited<ReturnType<typeof trustedCertificates>>[number] };
+
+/**
+ * The archive's selection, each certificate with its file name: what buildCertsArchive packs and
+ * what the statistics name (issue 9, defect 11), so the two cannot disagree.
+ */
+export async function archiveFiles(db: Queryable, now: Date): Promise<ArchiveFile[]> {
   const certificates = await trustedCertificates(db, now);
-  const files = certificates.map((c) => ({ name: certificateFileName(c.organization_id, c.distinguished_name), certificate: c }));
+  return certificates.map((c) => ({ name: certificateFileName(c.organization_id, c.distinguished_name), certificate: c }));
+}
+
+export async function buildCertsArchive(db: Queryable, now: Date): Promise<Export> {
+  return certsArchiveOf(await archiveFiles(db, now));
+}
+
+/** The gzipped tar of these files (from archiveFiles) and their manifest. */
+export async function certsArchiveOf(files: ArchiveFile[]): Promise<Export> {
   // Everything the archive is made of; the same rows give the same bytes, so the last one serves.
   const fingerprint = createHash('sha256');
   for (const { name, certificate } of files) fingerprint.update(JSON.stringify([name, certificate]));

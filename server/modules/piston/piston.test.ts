@@ -144,12 +144,57 @@ describe.each(dialects)('download-gateway export on %s', (dialect) => {
     const contoso = stats.organizations.find((o: { organization_id: string }) => o.organization_id === t.org.contoso);
     expect(contoso.cert_unapproved).toBe(1);
     expect(contoso.latest.revoke.distinguished_name).toBe('CN=gw-berlin.contoso.example,OU=Gateways,O=Contoso,C=DE');
-    expect(contoso.latest.revoke.file_name).toMatch(new RegExp(`^${t.org.contoso}/[0-9a-f]+\\.pem$`));
+    // Revoked: not in the archive, so no file name (the archive's own selection decides).
+    expect(contoso.latest.revoke.file_name).toBeNull();
+    expect(contoso.latest.valid.file_name).toMatch(new RegExp(`^${t.org.contoso}/[0-9a-f]+\\.pem$`));
     expect(contoso.latest.expired.distinguished_name).toContain('gw-munich');
     // "valid" is the gateway's view: approved and not revoked (gw-hamburg is in its window but not approved).
     expect(contoso.latest.valid.distinguished_name).toContain('short.contoso.example');
     const northwind = stats.organizations.find((o: { organization_id: string }) => o.organization_id === t.org.northwind);
     expect(northwind.latest.valid.distinguished_name).toContain('edge-1');
+  });
+
+  it('names in statistics only files the archive holds, and the newest file of every organization in it, with a banned organization in the data', async () => {
+    // Fabrikam is banned; give it the newest approved, valid certificate of all, which the archive must leave out.
+    const template = await t.db.selectFrom('certificates').selectAll().where('distinguished_name', '=', 'CN=edge-1.northwind.example,O=Northwind Networks,C=US').executeTakeFirstOrThrow();
+    const recent = new Date(t.clock.now().getTime() - 60_000).toISOString();
+    const banned = 'CN=gw.fabrikam.example,O=Fabrikam';
+    await t.db.insertInto('certificates').values({
+      ...template, distinguished_name: banned, dn_search: banned.toLowerCase(), organization_id: t.org.fabrikam, owner_member_id: null, approver_member_id: null,
+      date_created: recent, date_approved: recent, date_not_before: recent, date_revoked: null, date_expiry_acknowledged: null,
+    }).execute();
+    try {
+      const stats = (await t.call(DEVOPS, { method: 'GET', url: '/api/piston/statistics' })).json() as {
+        certs: { etag: string };
+        organizations: Array<{ organization_id: string; latest: Record<string, { file_name: string | null; distinguished_name: string } | null> }>;
+      };
+      const { res, files } = await archive(t);
+      expect(stats.certs.etag).toBe(res.headers.etag);
+      const manifest = JSON.parse(files.get('manifest.json')!) as { certificates: Array<{ file: string; organization_id: string; distinguished_name: string; date_not_before: string }> };
+      expect(manifest.certificates.map((c) => c.distinguished_name)).not.toContain(banned);
+
+      // Every file that statistics names is in the archive.
+      const named = stats.organizations.flatMap((o) => Object.values(o.latest).flatMap((l) => (l?.file_name ? [l.file_name] : [])));
+      expect(named.length).toBeGreaterThan(0);
+      for (const name of named) expect([...files.keys()], name).toContain(name);
+
+      // And the other way: the organizations with a latest valid certificate are exactly the archive's
+      // folders, each naming the newest file of its folder.
+      const archivedOrganizations = [...new Set(manifest.certificates.map((c) => c.organization_id))].sort();
+      expect(stats.organizations.filter((o) => o.latest.valid).map((o) => o.organization_id).sort()).toEqual(archivedOrganizations);
+      for (const organizationId of archivedOrganizations) {
+        const newest = manifest.certificates.filter((c) => c.organization_id === organizationId).sort((a, b) => b.date_not_before.localeCompare(a.date_not_before))[0];
+        expect(stats.organizations.find((o) => o.organization_id === organizationId)!.latest.valid).toMatchObject({ file_name: newest.file, distinguished_name: newest.distinguished_name });
+      }
+
+      // The banned organization's events are still told, without a file name.
+      const fabrikam = stats.organizations.find((o) => o.organization_id === t.org.fabrikam)!;
+      expect(fabrikam.latest.valid).toBeNull();
+      expect(fabrikam.latest.approve).toMatchObject({ distinguished_name: banned, file_name: null });
+      expect(fabrikam.latest.upload).toMatchObject({ distinguished_name: banned, file_name: null });
+    } finally {
+      await t.db.deleteFrom('certificates').where('distinguished_name', '=', banned).execute();
+    }
   });
 
   it('refuses people who are not operator DEVOPS, and anonymous callers', async () => {

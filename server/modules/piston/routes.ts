@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pistonStatisticsSchema } from '../../../common/schemas/piston';
 import { authenticateGateway } from './gateway-auth';
-import { buildCertsArchive, buildRoutesHcl, type Export } from './exports';
+import { archiveFiles, buildCertsArchive, buildRoutesHcl, certsArchiveOf, type Export } from './exports';
 import { buildStatistics } from './statistics';
 
 /** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
@@ -39,7 +39,9 @@ export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get('/piston/statistics', { ...options, schema: { ...options.schema, response: { 200: pistonStatisticsSchema } } }, async () => {
     const now = api.now();
-    const [routes, certs] = await Promise.all([buildRoutesHcl(api.db), buildCertsArchive(api.db, now)]);
-    return buildStatistics(api.db, now, routes, certs);
+    // One selection for the archive's ETag and the file names the statistics give.
+    const files = await archiveFiles(api.db, now);
+    const [routes, certs] = await Promise.all([buildRoutesHcl(api.db), certsArchiveOf(files)]);
+    return buildStatistics(api.db, now, routes, certs, files);
   });
 };

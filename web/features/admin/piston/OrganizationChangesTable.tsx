@@ -30,9 +30,15 @@ function Latest({ latest }: { latest: LatestCertificate | null }) {
       <Text size="xs" c="dimmed">
         {formatDateTime(latest.date_modified)}
       </Text>
-      <Text size="xs" c="dimmed" ff="monospace" className="break-anywhere" title={latest.file_name}>
-        {baseName(latest.file_name)}
-      </Text>
+      {latest.file_name ? (
+        <Text size="xs" c="dimmed" ff="monospace" className="break-anywhere" title={latest.file_name}>
+          {baseName(latest.file_name)}
+        </Text>
+      ) : (
+        <Text size="xs" c="dimmed">
+          not in the archive
+        </Text>
+      )}
     </>
   );
 }
