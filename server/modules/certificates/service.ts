@@ -12,6 +12,7 @@ import { authorize } from '../../auth/authorize';
 import { readableOrganizationIds } from '../organizations/tree';
 import { audit, type AuditReason } from '../audit/service';
 import { badRequest, conflict, notFound } from '../../errors';
+import { lockRow } from '../../db/lock';
 import { parseCertificatePem } from './x509';
 import * as repo from './repository';
 import type { CertificateDetailRow, CertificateListRow } from './repository';
@@ -157,7 +158,8 @@ export async function transition(
   await authorize(db, actor, t.action, found?.organization_id ?? organizationId ?? '', MISSING);
   if (!found) throw notFound(MISSING);
   await db.transaction().execute(async (tx) => {
-    // Read again inside the transaction: a concurrent change may have moved the state on.
+    // Lock first, then read again: of concurrent calls one changes the state, the rest see it (409) or find it gone.
+    if (!(await lockRow(tx, 'certificates', 'distinguished_name', dn))) throw notFound(MISSING);
     const row = await repo.findCertificate(tx, dn, found.organization_id);
     if (!row) throw notFound(MISSING);
     const refusal = t.refuse(row, now);
@@ -173,10 +175,14 @@ export async function updateDescription(db: Db, actor: RequestActor, organizatio
   if (typeof description !== 'string') throw badRequest('The description must be a JSON string.', 'description');
   if (description.length > 1000) throw badRequest('The description may have at most 1000 characters.', 'description');
   await authorize(db, actor, 'certificate.editDescription', organizationId, MISSING);
+  const text = description.trim();
   await db.transaction().execute(async (tx) => {
+    if (!(await lockRow(tx, 'certificates', 'distinguished_name', dn))) throw notFound(MISSING);
     const row = await repo.findCertificate(tx, dn, organizationId);
     if (!row) throw notFound(MISSING);
-    await repo.updateCertificate(tx, dn, { description: description.trim() });
+    // Saving the same text changes nothing, so it is no change to journal (and a repeated call loses).
+    if (row.description === text) throw conflict('The certificate already has this description.');
+    await repo.updateCertificate(tx, dn, { description: text });
     await audit(tx, { reason: 'CERTIFICATE_DESCRIPTION_CHANGED', message: `Changed the description of certificate ${dn}.`, organization_id: organizationId, member_email: actor.email, now });
   });
   return getCertificate(db, actor, organizationId, dn);

@@ -13,7 +13,7 @@ import { readableOrganizationIds } from '../organizations/tree';
 import { audit } from '../audit/service';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
-import { MISSING, memberOf } from './service';
+import { MISSING, lockMember, memberOf } from './service';
 import { keepAnAdministrator } from './rules';
 
 async function rolesOf(db: Db, actor: RequestActor, memberId: string): Promise<MemberRole[]> {
@@ -44,6 +44,7 @@ export async function assignRole(db: Db, actor: RequestActor, organizationId: st
     throw forbidden(`Your roles do not reach the organizations below ${member.organization_name}; assign the ORGANIZATION scope.`);
   }
   await db.transaction().execute(async (tx) => {
+    await lockMember(tx, memberId);
     const existing = (await repo.findAssignments(tx, memberId, role)).find((a) => a.organization_id === organizationId);
     if (existing?.scope === scope) throw conflict(`${member.member_email} already has the role ${role} (${scope}).`);
     if (existing) await repo.updateAssignmentScope(tx, memberId, organizationId, role, scope);
@@ -61,6 +62,7 @@ export async function unassignRole(db: Db, actor: RequestActor, organizationId: 
   await authorize(db, actor, 'role.unassign', organizationId, MISSING);
   const member = await memberOf(db, organizationId, memberId);
   await db.transaction().execute(async (tx) => {
+    await lockMember(tx, memberId);
     const assignments = await repo.findAssignments(tx, memberId, role);
     if (!assignments.some((a) => a.organization_id === organizationId)) {
       if (assignments.length > 0) {

@@ -1,5 +1,6 @@
 /** Rules several member changes share: who may not act on whom, and the last administrator. */
-import type { Queryable } from '../../db/database';
+import type { Tx } from '../../db/database';
+import { lockRows } from '../../db/lock';
 import type { Role } from '../../../common/enums';
 import type { RequestActor } from '../../auth/actor';
 import { conflict } from '../../errors';
@@ -16,9 +17,12 @@ export function refuseSelf(actor: RequestActor, memberId: string, doing: string)
  * the member (ban, remove) or one role in one organization (unassign). An organization that has
  * none already (a customer run by its partner) is not held to it.
  */
-export async function keepAnAdministrator(db: Queryable, losing: { member_id: string; organization_id?: string; role?: Role }) {
-  const organizations = losing.organization_id ? [losing.organization_id] : await administeredBy(db, losing.member_id);
-  const active = await activeAdministrators(db, organizations);
+export async function keepAnAdministrator(tx: Tx, losing: { member_id: string; organization_id?: string; role?: Role }) {
+  const organizations = losing.organization_id ? [losing.organization_id] : await administeredBy(tx, losing.member_id);
+  // Two administrators banned at once would each still count the other: locking the organizations
+  // makes the second change count after the first has committed (db/lock.ts).
+  await lockRows(tx, 'organizations', 'organization_id', organizations);
+  const active = await activeAdministrators(tx, organizations);
   const lost = (a: { member_id: string; role: Role }) => a.member_id === losing.member_id && (!losing.role || a.role === losing.role);
   for (const organizationId of organizations) {
     const here = active.filter((a) => a.organization_id === organizationId);

@@ -4,7 +4,8 @@
  * the member's organization.
  */
 import type { Updateable } from 'kysely';
-import type { Db, Queryable } from '../../db/database';
+import type { Db, Queryable, Tx } from '../../db/database';
+import { lockRow } from '../../db/lock';
 import type { MembersTable } from '../../db/schema';
 import type { Member, MemberListQuery, MemberUpdate } from '../../../common/schemas/member';
 import type { RequestActor } from '../../auth/actor';
@@ -44,6 +45,14 @@ export async function memberOf(db: Queryable, organizationId: string, memberId: 
   const row = await repo.findMember(db, organizationId, memberId);
   if (!row) throw notFound(MISSING);
   return row;
+}
+
+/**
+ * The first step of every change of a member (ban, unban, remove, roles): concurrent changes of one
+ * member run one after the other, so each sees what the previous one did (db/lock.ts).
+ */
+export async function lockMember(tx: Tx, memberId: string) {
+  if (!(await lockRow(tx, 'members', 'member_id', memberId))) throw notFound(MISSING);
 }
 
 /** GET /api/organizations/{id}/members */
@@ -91,6 +100,7 @@ export async function removeMember(db: Db, actor: RequestActor, organizationId: 
   await authorize(db, actor, 'member.remove', organizationId, MISSING);
   refuseSelf(actor, memberId, 'remove');
   await db.transaction().execute(async (tx) => {
+    await lockMember(tx, memberId);
     const row = await memberOf(tx, organizationId, memberId);
     await keepAnAdministrator(tx, { member_id: memberId });
     await repo.deleteMember(tx, memberId);
@@ -103,6 +113,7 @@ export async function banMember(db: Db, actor: RequestActor, organizationId: str
   await authorize(db, actor, 'member.ban', organizationId, MISSING);
   refuseSelf(actor, memberId, 'ban');
   await db.transaction().execute(async (tx) => {
+    await lockMember(tx, memberId);
     const row = await memberOf(tx, organizationId, memberId);
     if (row.date_member_banned) throw conflict(`${row.member_email} is already banned.`);
     await keepAnAdministrator(tx, { member_id: memberId });
@@ -118,6 +129,7 @@ export async function banMember(db: Db, actor: RequestActor, organizationId: str
 export async function unbanMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, now: Date) {
   await authorize(db, actor, 'member.unban', organizationId, MISSING);
   await db.transaction().execute(async (tx) => {
+    await lockMember(tx, memberId);
     const row = await memberOf(tx, organizationId, memberId);
     if (!row.date_member_banned) throw conflict(`${row.member_email} is not banned.`);
     await repo.updateMember(tx, memberId, { date_member_banned: null, ban_note: null });

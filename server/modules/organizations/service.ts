@@ -14,6 +14,7 @@ import * as repo from './repository';
 import { loadTarget, loadTargets, readableOrganizationIds } from './tree';
 import { authorize } from '../../auth/authorize';
 import { audit } from '../audit/service';
+import { lockRow } from '../../db/lock';
 import { badRequest, conflict, forbidden } from '../../errors';
 
 function toOrganization(actor: Actor, row: OrganizationWithParent, target: TargetOrganization): Organization {
@@ -147,6 +148,7 @@ export async function saveOrganization(db: Db, actor: RequestActor, organization
 export async function banOrganization(db: Db, actor: RequestActor, organizationId: string, note: string | undefined, now: Date) {
   const target = await authorize(db, actor, 'organization.ban', organizationId);
   await db.transaction().execute(async (tx) => {
+    await lockRow(tx, 'organizations', 'organization_id', organizationId);
     const row = (await repo.findOrganization(tx, organizationId))!;
     if (row.organization_role === 'OPERATOR') throw conflict('The operator organization cannot be banned.');
     if (organizationId === actor.organization_id) throw conflict('You cannot ban your own organization.');
@@ -163,6 +165,7 @@ export async function banOrganization(db: Db, actor: RequestActor, organizationI
 export async function unbanOrganization(db: Db, actor: RequestActor, organizationId: string, now: Date) {
   const target = await authorize(db, actor, 'organization.unban', organizationId);
   await db.transaction().execute(async (tx) => {
+    await lockRow(tx, 'organizations', 'organization_id', organizationId);
     const row = (await repo.findOrganization(tx, organizationId))!;
     if (!row.date_organization_banned) throw conflict(`${row.organization_name} is not banned.`);
     await repo.updateOrganization(tx, organizationId, { date_organization_banned: null, ban_note: null });

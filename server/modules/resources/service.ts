@@ -10,6 +10,7 @@ import type { ResourceInput } from '../../../common/schemas/resource';
 import { authorize, authorizeOperator, operatorTargetOf } from '../../auth/authorize';
 import { loadTarget } from '../organizations/tree';
 import { audit } from '../audit/service';
+import { lockRow } from '../../db/lock';
 import { conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
 
@@ -76,6 +77,7 @@ export async function updateResource(db: Db, actor: RequestActor, resourceId: st
 export async function deleteResource(db: Db, actor: RequestActor, resourceId: string, now: Date) {
   const operatorId = requireOnOperator(actor, 'resource.create');
   await db.transaction().execute(async (tx) => {
+    if (!(await lockRow(tx, 'resources', 'resource_id', resourceId))) throw notFound(MISSING);
     const existing = await repo.findResource(tx, resourceId);
     if (!existing) throw notFound(MISSING);
     await tx.deleteFrom('resources').where('resource_id', '=', resourceId).execute();
@@ -98,13 +100,16 @@ export async function setGrant(db: Db, actor: RequestActor, resourceId: string, 
     throw forbidden('Your roles do not allow granting resources.');
   }
   await db.transaction().execute(async (tx) => {
+    // Grants of one resource are decided one after the other, so a repeated call sees the first one's grant.
+    if (!(await lockRow(tx, 'resources', 'resource_id', resourceId))) throw notFound(MISSING);
     const resource = await repo.findResource(tx, resourceId);
     if (!resource) throw notFound(MISSING);
     if (resource.resource_access !== 'RESTRICTED') {
       throw conflict(`Only RESTRICTED resources are granted to organizations; ${resource.resource_name} is ${resource.resource_access}.`);
     }
     const has = resource.organizations.some((o) => o.organization_id === organizationId);
-    if (has === granted) return;
+    if (has && granted) throw conflict(`${resource.resource_name} is already granted to this organization.`);
+    if (!has && !granted) throw conflict(`${resource.resource_name} is not granted to this organization.`);
     if (granted) await tx.insertInto('resource_grants').values({ resource_id: resourceId, organization_id: organizationId }).execute();
     else await tx.deleteFrom('resource_grants').where('resource_id', '=', resourceId).where('organization_id', '=', organizationId).execute();
     await audit(tx, {
