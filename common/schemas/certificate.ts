@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictBody } from './body';
 
 const person = z.object({ member_id: z.string(), name: z.string() }).nullable();
 
@@ -30,7 +31,7 @@ export const certificateSchema = certificateSummarySchema.extend({
 export type Certificate = z.infer<typeof certificateSchema>;
 
 /** Upload payload. The size limit is checked by the server with a clear message, not here. */
-export const certificateUploadSchema = z.object({
+export const certificateUploadSchema = strictBody({
   description: z.string().max(1000, 'at most 1000 characters').default(''),
   certificate: z.string(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictBody } from './body';
 import { LICENSE_SCOPES } from '../enums';
 
 /** The successor made by a renewal (SPEC.md §3 `extended_by`). */
@@ -68,7 +69,7 @@ const daysValid = z.number().int('a whole number of days').min(1, 'at least 1 da
 const note = z.string().max(2000, 'at most 2000 characters').nullish();
 
 /** POST /api/organizations/{id}/licenses. Defaults of SPEC.md §5; valid-from defaults to today (server's UTC day). */
-export const licenseRequestSchema = z.object({
+export const licenseRequestSchema = strictBody({
   license_name: licenseName,
   license_scope: z.enum(LICENSE_SCOPES).default('EVALUATION'),
   date_valid_from: instant.optional(),
@@ -81,14 +82,14 @@ export type LicenseRequest = z.input<typeof licenseRequestSchema>;
  * POST /api/licenses/{id}/approve: the license as the approver sees it. The editable fields it
  * carries are applied; the rest of the license (days_left, dates...) is ignored.
  */
-export const licenseApprovalSchema = z.object({
+export const licenseApprovalSchema = strictBody({
   version: z.number().int().min(0),
   license_name: licenseName.optional(),
   license_scope: z.enum(LICENSE_SCOPES).optional(),
   date_valid_from: instant.optional(),
   days_valid: daysValid.optional(),
   note,
-});
+}, licenseSchema);
 
 /** ?version= of reject, renew and acknowledge-expiry: the version the caller saw. */
 export const versionQuery = z.object({ version: z.coerce.number().int().min(0) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictBody } from './body';
 import { ROLES, SCOPES } from '../enums';
 import { paging } from './lists';
 import { optionalText } from './organization';
@@ -52,7 +53,7 @@ const phone = z
  * PUT .../members/{memberId}: the member as GET returns it; fields left out stay as they are.
  * `member_email` is read-only: it may be sent back unchanged, a different one is refused.
  */
-export const memberUpdateSchema = z.object({
+export const memberUpdateSchema = strictBody({
   name: z.string().trim().min(1, 'required').max(200, 'at most 200 characters').optional(),
   given_name: optionalText(100),
   family_name: optionalText(100),
@@ -61,7 +62,7 @@ export const memberUpdateSchema = z.object({
   office_phone: phone,
   address: optionalText(1000),
   member_email: z.string().max(320).optional(),
-});
+}, memberSchema);
 export type MemberUpdate = z.output<typeof memberUpdateSchema>;
 
 /** POST .../roles/assign?role&scope: both are required (SPEC.md §5). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictBody } from './body';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
 
 /** The caller's role assignments that apply to an organization. */
@@ -136,7 +137,7 @@ const editableFields = {
 };
 
 /** POST /api/organizations. A new organization is a CUSTOMER (default) or a PARTNER, never OPERATOR. */
-export const organizationCreateSchema = z.object({
+export const organizationCreateSchema = strictBody({
   organization_name: organizationName,
   organization_role: z.enum(['CUSTOMER', 'PARTNER'], { error: 'a new organization is a CUSTOMER or a PARTNER' }).default('CUSTOMER'),
   ...editableFields,
@@ -147,11 +148,11 @@ export type OrganizationCreate = z.output<typeof organizationCreateSchema>;
  * PUT /api/organizations/{id}: the organization as GET returns it; fields left out stay as they
  * are, other fields of the organization (roles, ban) are ignored. The role cannot change.
  */
-export const organizationUpdateSchema = z.object({
+export const organizationUpdateSchema = strictBody({
   organization_name: organizationName.optional(),
   organization_role: z.enum(ORGANIZATION_ROLES).optional(),
   ...editableFields,
-});
+}, organizationSchema);
 export type OrganizationUpdate = z.output<typeof organizationUpdateSchema>;
 
 /** POST .../ban?note, for organizations and members alike. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strictBody } from './body';
 import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../enums';
 
 /**
@@ -67,7 +68,7 @@ export const resourceSchema = z.object({
 export type Resource = z.infer<typeof resourceSchema>;
 
 /** Create and update payload; the server makes `resource_id` and ignores `organizations` here. */
-export const resourceInputSchema = z.object({
+export const resourceInputSchema = strictBody({
   ordinal: z.number().int().min(1).max(1_000_000).optional(),
   resource_name: z.string().trim().min(1, 'is required').max(200),
   resource_type: z.enum(RESOURCE_TYPES),
@@ -79,5 +80,5 @@ export const resourceInputSchema = z.object({
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
   description: z.string().max(2000).nullable().optional(),
-});
+}, resourceSchema);
 export type ResourceInput = z.infer<typeof resourceInputSchema>;

@@ -28,6 +28,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
     const where = error.validationContext === 'querystring' ? 'query' : error.validationContext;
+    const unknownKeys = first?.keyword === 'unrecognized_keys' ? ((first.params as { keys?: string[] }).keys ?? []) : [];
+    if (unknownKeys.length > 0) {
+      const names = unknownKeys.map((k) => `'${k}'`).join(', ');
+      const message = `Unknown field${unknownKeys.length > 1 ? 's' : ''} ${names} in the ${where ?? 'input'}: nothing was changed.`;
+      return reply.status(400).send({ message, severity: 'ERROR', field: unknownKeys[0] } satisfies ErrorBody);
+    }
     const field = fieldOf(first?.instancePath) ?? (first?.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.');
     const message = `Invalid ${where ?? 'input'}${field ? ` field '${field}'` : ''}: ${first?.message ?? 'not accepted'}.`;
     return reply.status(400).send({ message, severity: 'ERROR', field } satisfies ErrorBody);
