@@ -57,6 +57,8 @@ export const ACTIONS = {
   'admin.secret': ['DEVOPS'],
   /** Make an API token for the download gateway (SPEC.md §2 admin "token"). */
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
+  /** Whether the master secret is provided: for the staff who see the token and secret screens. */
+  'admin.state': ['SUPERVISOR', 'DEVOPS'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof ACTIONS;
@@ -65,7 +67,7 @@ export type Action = keyof typeof ACTIONS;
  * Actions that only staff of the operator organization may take, whatever the target:
  * resources are global, so their target is the operator organization itself.
  */
-const OPERATOR_ONLY: ReadonlySet<Action> = new Set(['resource.create', 'resource.grant', 'admin.secret', 'admin.token']);
+const OPERATOR_ONLY: ReadonlySet<Action> = new Set(['resource.create', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state']);
 
 /** Actions whose SPEC.md §6 rule excludes the MANAGED scope. */
 const NOT_MANAGED: ReadonlySet<Action> = new Set(['resource.grant']);
@@ -113,6 +115,51 @@ export const SCREENS = {
 } as const;
 
 export type Screen = keyof typeof SCREENS;
+
+/**
+ * Which roles a holder of a role may hand out (docs/decisions.md "Who may grant which role").
+ * Nobody grants more than they hold: a SUPERVISOR grants any role; an ADMINISTRATOR runs members
+ * and grants the roles of running an organization (ADMINISTRATOR, ISSUER, MEMBER), never the
+ * approving, supervising or DevOps powers it does not have itself.
+ */
+export const GRANTABLE: Readonly<Partial<Record<Role, readonly Role[]>>> = {
+  SUPERVISOR: ['SUPERVISOR', 'ADMINISTRATOR', 'APPROVER', 'ISSUER', 'MEMBER', 'DEVOPS'],
+  ADMINISTRATOR: ['ADMINISTRATOR', 'ISSUER', 'MEMBER'],
+};
+
+/** The roles that holders of `held` (roles applying to an organization) may grant there. */
+export function grantableBy(held: readonly Role[]): Role[] {
+  return [...new Set(held.filter((r) => (ACTIONS['role.assign'] as readonly Role[]).includes(r)).flatMap((r) => GRANTABLE[r] ?? []))];
+}
+
+/**
+ * The organizations below `target`, as one target: an assignment applies to it when it reaches
+ * the target's descendants (MANAGED or COOPERATION from the target or above, or any operator one).
+ */
+export function belowOf(target: TargetOrganization): TargetOrganization {
+  return { organization_id: `below:${target.organization_id}`, ancestor_ids: [target.organization_id, ...target.ancestor_ids] };
+}
+
+/**
+ * May the actor give (or take away) `role` with `scope` to a member of `target`? Besides
+ * `role.assign`/`role.unassign` there, the actor must hold an assignment that applies to the target
+ * (and, for a scope that reaches below a partner or the operator, to the organizations below it)
+ * whose role may grant `role`. Nobody gives themselves a role: that is how an administrator would
+ * make itself a supervisor. Giving one up is allowed (the last administrator is kept by the service).
+ */
+export function canGrant(
+  actor: Actor | null | undefined,
+  change: { action: 'role.assign' | 'role.unassign'; role: Role; scope: Scope; member_id: string; member_organization_role: OrganizationRole },
+  target: TargetOrganization,
+): boolean {
+  if (!actor || !can(actor, change.action, target)) return false;
+  if (change.action === 'role.assign' && actor.member_id === change.member_id) return false;
+  const reachesBelow = change.scope !== 'ORGANIZATION' && change.member_organization_role !== 'CUSTOMER';
+  const allowed: readonly Role[] = ACTIONS[change.action];
+  return [target, ...(reachesBelow ? [belowOf(target)] : [])].every((t) =>
+    actor.roles.some((a) => allowed.includes(a.role) && applies(a, t) && (GRANTABLE[a.role] ?? []).includes(change.role)),
+  );
+}
 
 /**
  * Roles the role selector offers for a member (SPEC.md §5): Approver and Supervisor only for

@@ -27,8 +27,9 @@ export const secretRoutes: FastifyPluginAsyncZod = async (api) => {
     },
   );
 
-  // Only a yes or no: any signed-in member may ask (the token and secret screens show it).
-  api.get('/admin/state', { schema: { tags, response: { 200: adminStateSchema } } }, async () => ({
-    secret_provided: api.masterSecret.provided,
-  }));
+  // Only a yes or no, but about the operator's setup: for the staff of the token and secret screens.
+  api.get('/admin/state', { schema: { tags, response: { 200: adminStateSchema } } }, async (request) => {
+    authorizeOperator(actorOf(request), 'admin.state', 'Only supervisors and DevOps staff of the operator may see the portal state.');
+    return { secret_provided: api.masterSecret.provided };
+  });
 };

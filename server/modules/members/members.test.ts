@@ -213,12 +213,49 @@ describe.each(dialects)('members and roles API on %s', (dialect) => {
         const url = await memberUrl('northwind', 'issuer@northwind.example');
         const wide = await t.call('admin@northwind.example', { method: 'POST', url: `${url}/roles/assign?role=ADMINISTRATOR&scope=COOPERATION` });
         expect(wide.statusCode).toBe(403);
-        expect(wide.json().message).toContain('do not reach the organizations below Northwind Networks');
+        expect(wide.json().message).toContain('with a scope reaching the organizations below Northwind Networks');
         expect((await t.call('admin@northwind.example', { method: 'POST', url: `${url}/roles/assign?role=MEMBER&scope=ORGANIZATION` })).statusCode).toBe(200);
         expect((await t.call('admin@northwind.example', { method: 'POST', url: `${url}/roles/unassign?role=MEMBER` })).statusCode).toBe(200);
       } finally {
         await setScope(t, 'admin@northwind.example', 'COOPERATION');
       }
+    });
+  });
+
+  describe('who may grant which role (no self-escalation)', () => {
+    const roleNames = async (email: string) =>
+      (await t.db.selectFrom('role_assignments as r').innerJoin('members as m', 'm.member_id', 'r.member_id').select('r.role').where('m.member_email', '=', email).execute()).map((r) => r.role).sort();
+
+    it('refuses anyone giving themselves a role, whatever they hold, and changes nothing', async () => {
+      for (const email of ['admin@operator.example', 'supervisor@operator.example', 'admin@northwind.example']) {
+        const before = await roleNames(email);
+        const self = await memberUrl(email.endsWith('operator.example') ? 'operator' : 'northwind', email);
+        for (const role of ['SUPERVISOR', 'DEVOPS', 'APPROVER', 'ISSUER']) {
+          const res = await t.call(email, { method: 'POST', url: `${self}/roles/assign?role=${role}&scope=COOPERATION` });
+          expect([400, 403], `${email} gives itself ${role}`).toContain(res.statusCode);
+        }
+        expect(await roleNames(email)).toEqual(before);
+      }
+      // The operator administrator of the issue cannot then reach the gateway's archive.
+      expect((await t.call('admin@operator.example', { method: 'GET', url: '/api/piston/certs' })).statusCode).toBe(403);
+    });
+
+    it('lets an ADMINISTRATOR grant only ADMINISTRATOR, ISSUER and MEMBER; a SUPERVISOR any role', async () => {
+      const approver = await memberUrl('operator', 'approver@operator.example');
+      for (const role of ['SUPERVISOR', 'DEVOPS', 'APPROVER']) {
+        const res = await t.call('admin@operator.example', { method: 'POST', url: `${approver}/roles/assign?role=${role}&scope=ORGANIZATION` });
+        expect(res.statusCode, `ADMINISTRATOR grants ${role}`).toBe(403);
+        expect(res.json().message).toContain(`grant or take away ${role}`);
+      }
+      expect((await t.call('admin@operator.example', { method: 'POST', url: `${approver}/roles/assign?role=ISSUER&scope=ORGANIZATION` })).statusCode).toBe(200);
+      expect((await t.call('admin@operator.example', { method: 'POST', url: `${approver}/roles/unassign?role=ISSUER` })).statusCode).toBe(200);
+      // Nor may it take away what it could not give: the supervisor keeps SUPERVISOR.
+      const supervisor = await memberUrl('operator', 'supervisor@operator.example');
+      expect((await t.call('admin@operator.example', { method: 'POST', url: `${supervisor}/roles/unassign?role=SUPERVISOR` })).statusCode).toBe(403);
+      expect(await roleNames('supervisor@operator.example')).toContain('SUPERVISOR');
+      // A SUPERVISOR grants DEVOPS, and takes it away again.
+      expect((await t.call('supervisor@operator.example', { method: 'POST', url: `${approver}/roles/assign?role=DEVOPS&scope=ORGANIZATION` })).statusCode).toBe(200);
+      expect((await t.call('supervisor@operator.example', { method: 'POST', url: `${approver}/roles/unassign?role=DEVOPS` })).statusCode).toBe(200);
     });
   });
 
@@ -340,7 +377,17 @@ describe.each(dialects)('members and roles API on %s', (dialect) => {
 
     it('names only organizations the caller can read, and wants an email address', async () => {
       const res = await status('member@contoso.example', 'admin@operator.example');
-      expect(res.json()).toMatchObject({ status: 'MEMBER', organization_name: null, message: 'admin@operator.example signs in as a member of another organization.' });
+      expect(res.json()).toMatchObject({ status: 'UNKNOWN', can_sign_in: false, organization_name: null, message: 'admin@operator.example does not sign in to any organization you can see.' });
+      // Nor does it tell that someone is a banned member of another tenant (issue 9, defect 7).
+      await t.db.updateTable('members').set({ date_member_banned: t.clock.now().toISOString() }).where('member_email', '=', 'issuer@northwind.example').execute();
+      try {
+        const banned = (await status('member@contoso.example', 'issuer@northwind.example')).json();
+        expect(banned).toMatchObject({ status: 'UNKNOWN', organization_name: null });
+        expect(banned.message).not.toMatch(/banned|Northwind/);
+        expect((await status('supervisor@operator.example', 'issuer@northwind.example')).json()).toMatchObject({ status: 'BANNED_MEMBER', organization_name: 'Northwind Networks' });
+      } finally {
+        await t.db.updateTable('members').set({ date_member_banned: null }).where('member_email', '=', 'issuer@northwind.example').execute();
+      }
       const bad = await status('member@contoso.example', 'not-an-email');
       expect(bad.statusCode).toBe(400);
       expect(bad.json().field).toBe('email');

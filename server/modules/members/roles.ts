@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/database';
 import type { Role, Scope } from '../../../common/enums';
-import { assignableRoles, can } from '../../../common/policy';
+import { assignableRoles, canGrant, type TargetOrganization } from '../../../common/policy';
 import type { MemberRole } from '../../../common/schemas/member';
 import type { RequestActor } from '../../auth/actor';
 import { authorize } from '../../auth/authorize';
@@ -28,10 +28,23 @@ export async function listRoles(db: Db, actor: RequestActor, organizationId: str
   return rolesOf(db, actor, memberId);
 }
 
+/** 403 with the reason unless common/policy.ts `canGrant` allows the change. */
+function refuseUngrantable(actor: RequestActor, change: Parameters<typeof canGrant>[1], target: TargetOrganization, organizationName: string) {
+  if (canGrant(actor, change, target)) return;
+  if (change.action === 'role.assign' && change.member_id === actor.member_id) {
+    throw forbidden('Nobody can give themselves a role; ask another administrator or supervisor.');
+  }
+  throw forbidden(
+    change.scope === 'ORGANIZATION' || change.member_organization_role === 'CUSTOMER'
+      ? `Your roles do not allow you to grant or take away ${change.role} in ${organizationName}.`
+      : `Your roles do not allow you to grant or take away ${change.role} with a scope reaching the organizations below ${organizationName}.`,
+  );
+}
+
 /**
  * POST .../roles/assign?role&scope. Assigning a role the member has with another scope changes
- * the scope. A MANAGED or COOPERATION scope reaches the organizations below, so the actor must
- * reach them too: nobody hands out more than they hold (customers have nothing below them).
+ * the scope. Who may grant what is common/policy.ts `canGrant`: nobody hands out more than they
+ * hold, nor gives themselves a role.
  */
 export async function assignRole(db: Db, actor: RequestActor, organizationId: string, memberId: string, role: Role, scope: Scope, now: Date) {
   const target = await authorize(db, actor, 'role.assign', organizationId, MISSING);
@@ -39,10 +52,7 @@ export async function assignRole(db: Db, actor: RequestActor, organizationId: st
   if (!assignableRoles(member.organization_role).includes(role)) {
     throw badRequest(`${role} can be assigned only to members of the operator organization.`, 'role');
   }
-  const below = { organization_id: `below:${organizationId}`, ancestor_ids: [organizationId, ...target.ancestor_ids] };
-  if (scope !== 'ORGANIZATION' && member.organization_role !== 'CUSTOMER' && !can(actor, 'role.assign', below)) {
-    throw forbidden(`Your roles do not reach the organizations below ${member.organization_name}; assign the ORGANIZATION scope.`);
-  }
+  refuseUngrantable(actor, { action: 'role.assign', role, scope, member_id: memberId, member_organization_role: member.organization_role }, target, member.organization_name);
   await db.transaction().execute(async (tx) => {
     await lockMember(tx, memberId);
     const existing = (await repo.findAssignments(tx, memberId, role)).find((a) => a.organization_id === organizationId);
@@ -59,17 +69,21 @@ export async function assignRole(db: Db, actor: RequestActor, organizationId: st
 
 /** POST .../roles/unassign?role: only the path organization's assignment. */
 export async function unassignRole(db: Db, actor: RequestActor, organizationId: string, memberId: string, role: Role, now: Date) {
-  await authorize(db, actor, 'role.unassign', organizationId, MISSING);
+  const target = await authorize(db, actor, 'role.unassign', organizationId, MISSING);
   const member = await memberOf(db, organizationId, memberId);
   await db.transaction().execute(async (tx) => {
     await lockMember(tx, memberId);
     const assignments = await repo.findAssignments(tx, memberId, role);
-    if (!assignments.some((a) => a.organization_id === organizationId)) {
+    const here = assignments.find((a) => a.organization_id === organizationId);
+    if (!here) {
       if (assignments.length > 0) {
         throw conflict(`The role ${role} of ${member.member_email} belongs to another organization and cannot be unassigned here.`);
       }
       throw notFound(`${member.member_email} has no role ${role} in ${member.organization_name}.`);
     }
+    // Taking a role away needs the same power as giving it, so nobody demotes someone above them.
+    const change = { action: 'role.unassign', role, scope: here.scope, member_id: memberId, member_organization_role: member.organization_role } as const;
+    refuseUngrantable(actor, change, target, member.organization_name);
     await keepAnAdministrator(tx, { member_id: memberId, organization_id: organizationId, role });
     await repo.deleteAssignment(tx, memberId, organizationId, role);
     const message = `Unassigned ${role} from ${member.member_email}.`;

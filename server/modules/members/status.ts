@@ -1,7 +1,7 @@
 /**
  * GET .../members/{memberId}/status?email: whether and how a person can sign in, following the
  * same steps as sign-in itself (auth/actor.ts): a member by email, else exactly one organization
- * trusting the domain, and bans on the way. Names only organizations the caller can read.
+ * trusting the domain, and bans on the way. Tells only of organizations the caller can read.
  */
 import type { Db } from '../../db/database';
 import type { MemberStatus } from '../../../common/schemas/member';
@@ -11,13 +11,16 @@ import { readableOrganizationIds } from '../organizations/tree';
 import * as repo from './repository';
 import { MISSING, memberOf } from './service';
 
-type Verdict = Omit<MemberStatus, 'email' | 'organization_name' | 'severity'> & { organization_id: string | null; name: string | null };
-type Naming = (organization: { organization_id: string; organization_name: string }) => string;
-
-async function verdict(db: Db, email: string, named: Naming): Promise<Verdict> {
+type Verdict = Omit<MemberStatus, 'email' | 'organization_name' | 'severity'> & {
+  organization_id: string | null;
+  name: string | null;
+  /** The organizations the answer tells about, when more than `organization_id`. */
+  concerns?: string[];
+};
+async function verdict(db: Db, email: string): Promise<Verdict> {
   const member = await repo.findMemberByEmail(db, email);
   if (member) {
-    const organization = named(member);
+    const organization = member.organization_name;
     const base = { organization_id: member.organization_id, name: member.organization_name, can_sign_in: false };
     if (member.date_organization_banned) {
       return { ...base, status: 'BANNED_ORGANIZATION', message: `${email} is a member of ${organization}, which is banned: they cannot sign in.` };
@@ -31,13 +34,13 @@ async function verdict(db: Db, email: string, named: Naming): Promise<Verdict> {
   const trusting = await repo.organizationsTrusting(db, domain);
   if (trusting.length > 1) {
     return {
-      organization_id: null, name: null, can_sign_in: false, status: 'AMBIGUOUS_DOMAIN',
+      organization_id: null, name: null, can_sign_in: false, status: 'AMBIGUOUS_DOMAIN', concerns: trusting.map((o) => o.organization_id),
       message: `${email} is no member, and ${domain} is trusted by more than one organization, so sign-in admits nobody by it.`,
     };
   }
   if (trusting.length === 1) {
     const [organization] = trusting;
-    const name = named(organization);
+    const name = organization.organization_name;
     if (organization.date_organization_banned) {
       return {
         organization_id: organization.organization_id, name: organization.organization_name, can_sign_in: false, status: 'BANNED_ORGANIZATION',
@@ -61,8 +64,14 @@ export async function signInStatus(db: Db, actor: RequestActor, organizationId: 
   const address = email ?? member.member_email;
   const readable = await readableOrganizationIds(db, actor);
   const isReadable = (id: string | null) => !!id && (readable === 'all' || readable.includes(id));
-  // Organizations the caller cannot read stay unnamed, so other tenants are not revealed.
-  const result = await verdict(db, address, (o) => (isReadable(o.organization_id) ? o.organization_name : 'another organization'));
+  const found = await verdict(db, address);
+  // Only answers about the caller's own organizations: of anyone else it says no more than that,
+  // so nobody learns who is a (banned) member of another tenant, or which domains others trust.
+  const concerned = found.concerns ?? (found.organization_id ? [found.organization_id] : []);
+  const result: Verdict = concerned.length === 0 || concerned.some(isReadable) ? found : {
+    organization_id: null, name: null, can_sign_in: false, status: 'UNKNOWN',
+    message: `${address} does not sign in to any organization you can see.`,
+  };
   return {
     email: address,
     status: result.status,

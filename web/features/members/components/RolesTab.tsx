@@ -8,7 +8,9 @@ import { useState } from 'react';
 import { Button, Group, Select, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
-import { assignableRoles } from '../../../../common/policy';
+import { assignableRoles, grantableBy } from '../../../../common/policy';
+import { useActor } from '../../../lib/actor';
+import { useCurrentOrganization } from '../../../lib/session';
 import type { Member, MemberRole } from '../../../../common/schemas/member';
 import { Loading } from '../../../components/Loading';
 import { StackedTable } from '../../../components/StackedTable';
@@ -108,12 +110,14 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
   const assign = useAssignRole();
   const assignable = assignableRoles(organizationRole);
   const operator = organizationRole === 'OPERATOR';
+  // The server decides (common/policy.ts canGrant); this only greys out what it would refuse.
+  const grantable = grantableBy(useCurrentOrganization()?.roles.map((a) => a.role) ?? []);
 
   // SPEC.md §5: Approver and Supervisor are listed but enabled only for operator members; Devops is listed only there.
   const roleOptions = ROLES.filter((r) => r !== 'DEVOPS' || operator).map((r) => ({
     value: r,
     label: label(r),
-    disabled: !assignable.includes(r),
+    disabled: !assignable.includes(r) || !grantable.includes(r),
   }));
   const scopeOptions = SCOPES.map((s) => ({ value: s, label: label(s) }));
 
@@ -170,6 +174,7 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
 
 export function RolesTab({ member, organizationRole, canAssign, canUnassign }: RolesTabProps) {
   const { data, isPending, isError } = useMemberRoles({ organizationId: member.organization_id, memberId: member.member_id });
+  const self = useActor()?.member_id === member.member_id;
 
   return (
     <Stack gap="lg">
@@ -180,7 +185,12 @@ export function RolesTab({ member, organizationRole, canAssign, canUnassign }: R
       ) : (
         <RoleTable member={member} roles={data} canUnassign={canUnassign} />
       )}
-      {canAssign ? <AssignForm member={member} organizationRole={organizationRole} /> : null}
+      {canAssign && !self ? <AssignForm member={member} organizationRole={organizationRole} /> : null}
+      {canAssign && self ? (
+        <Text c="dimmed" size="sm">
+          Nobody can give themselves a role; ask another administrator or supervisor.
+        </Text>
+      ) : null}
       {!canAssign && !canUnassign ? (
         <Text c="dimmed" size="sm">
           No action available
