@@ -88,8 +88,10 @@ export async function saveMember(db: Db, actor: RequestActor, organizationId: st
       const value = input[field];
       if (value !== undefined && value !== row[field]) Object.assign(changes, { [field]: value });
     }
+    // Saving what is already there changes nothing, so it writes nothing and journals nothing.
+    if (Object.keys(changes).length === 0) return;
     await repo.updateMember(tx, memberId, changes);
-    const what = Object.keys(changes).join(', ') || 'no changes';
+    const what = Object.keys(changes).join(', ');
     await audit(tx, { reason: 'MEMBER_SAVED', message: `Saved member ${row.member_email} (${what}).`, organization_id: organizationId, member_email: actor.email, now });
   });
   return getMember(db, actor, organizationId, memberId);

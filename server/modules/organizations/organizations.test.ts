@@ -227,6 +227,38 @@ describe.each(dialects)('organizations API on %s', (dialect) => {
       expect(cleared.json()).toMatchObject({ website: null, domains: ['contoso.example'], address: current.address });
     });
 
+    it('refuses unknown fields with 400 naming them, and journals no save that changes nothing', async () => {
+      const records = async () => Number((await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const before = await records();
+      const stray = await t.call('supervisor@operator.example', { method: 'PUT', url: url(t.org.contoso), payload: { colour: 'red', organisation_name: 'Typo' } });
+      expect(stray.statusCode).toBe(400);
+      expect(stray.json()).toMatchObject({ field: 'colour', message: "Unknown fields 'colour', 'organisation_name' in the body: nothing was changed." });
+      const current = (await t.call('supervisor@operator.example', { method: 'GET', url: url(t.org.contoso) })).json();
+      const same = await t.call('supervisor@operator.example', { method: 'PUT', url: url(t.org.contoso), payload: current });
+      expect(same.statusCode).toBe(200);
+      expect(same.json()).toEqual(current);
+      expect((await t.call('supervisor@operator.example', { method: 'PUT', url: url(t.org.contoso), payload: {} })).statusCode).toBe(200);
+      expect(await records()).toBe(before);
+    });
+
+    it("lets nobody trust a domain whose members belong to an organization they do not manage", async () => {
+      // A partner administrator tries to capture the operator's staff domain for a new customer.
+      const capture = await create('admin@northwind.example', { organization_name: 'Operator Look-alike', domains: ['operator.example'] });
+      expect(capture.statusCode).toBe(403);
+      expect(capture.json().message).toBe('operator.example is the email domain of members of an organization you do not manage, so you cannot trust it.');
+      expect(await t.db.selectFrom('organizations').select('organization_id').where('organization_name', '=', 'Operator Look-alike').executeTakeFirst()).toBeUndefined();
+      const onSave = await t.call('admin@northwind.example', { method: 'PUT', url: url(t.org.contoso), payload: { domains: ['contoso.example', 'Operator.example'] } });
+      expect(onSave.statusCode).toBe(403);
+      expect((await t.call('admin@northwind.example', { method: 'GET', url: url(t.org.contoso) })).json().domains).toEqual(['contoso.example']);
+      // Its own people's domain is its to give: northwind.example members are all Northwind's.
+      const own = await create('admin@northwind.example', { organization_name: 'Northwind Lab', domains: ['lab.northwind.example'] });
+      expect(own.statusCode).toBe(201);
+      // The operator's supervisor sees every member, so may trust any domain nobody else trusts.
+      const operator = await t.call('supervisor@operator.example', { method: 'PUT', url: url(t.org.operator), payload: { domains: ['operator.example'] } });
+      expect(operator.statusCode).toBe(200);
+      await t.call('supervisor@operator.example', { method: 'PUT', url: url(t.org.operator), payload: { domains: [] } });
+    });
+
     it('keeps the role, and moves only customers to another parent', async () => {
       const role = await t.call('supervisor@operator.example', { method: 'PUT', url: url(t.org.contoso), payload: { organization_role: 'PARTNER' } });
       expect(role.statusCode).toBe(400);

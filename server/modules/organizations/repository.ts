@@ -61,6 +61,22 @@ export async function domainsTrustedElsewhere(db: Queryable, domains: string[], 
   return [...new Set((await q.execute()).map((r) => r.domain))];
 }
 
+/**
+ * Which of these domains are the email domain of members outside `readable` (the organizations
+ * the actor can read; 'all' means none are outside). Domains are validated names without LIKE
+ * wildcards, and emails are stored lower-cased.
+ */
+export async function domainsOfMembersOutside(db: Queryable, domains: string[], readable: 'all' | string[]): Promise<string[]> {
+  if (domains.length === 0 || readable === 'all') return [];
+  const used: string[] = [];
+  for (const domain of domains) {
+    let q = db.selectFrom('members').select('member_id').where('member_email', 'like', `%@${domain}`);
+    if (readable.length > 0) q = q.where('organization_id', 'not in', readable);
+    if (await q.limit(1).executeTakeFirst()) used.push(domain);
+  }
+  return used;
+}
+
 export async function insertOrganization(db: Queryable, row: Insertable<OrganizationsTable>, domains: string[]) {
   await db.insertInto('organizations').values(row).execute();
   if (domains.length > 0) {

@@ -69,11 +69,17 @@ async function placeBelow(db: Queryable, actor: Actor, action: Action, organizat
   return target;
 }
 
-async function refuseDuplicates(db: Queryable, name: string | undefined, domains: string[] | undefined, exceptId?: string) {
+async function refuseDuplicates(db: Queryable, actor: Actor, name: string | undefined, domains: string[] | undefined, exceptId?: string) {
   if (name && (await repo.organizationNameTaken(db, name, exceptId))) throw conflict(`An organization named ${name} already exists.`);
   // A domain trusted by two organizations admits nobody (docs/decisions.md), so a second claim is refused.
   const taken = await repo.domainsTrustedElsewhere(db, domains ?? [], exceptId);
   if (taken.length > 0) throw conflict(`Another organization already trusts ${taken.join(', ')}.`);
+  // Trusting a domain decides where its new people land: only someone who can see every member
+  // already using it may claim it, so a partner cannot capture the operator's own staff domain.
+  const foreign = await repo.domainsOfMembersOutside(db, domains ?? [], await readableOrganizationIds(db, actor));
+  if (foreign.length > 0) {
+    throw forbidden(`${foreign.join(', ')} is the email domain of members of an organization you do not manage, so you cannot trust it.`);
+  }
 }
 
 /**
@@ -86,7 +92,7 @@ export async function createOrganization(db: Db, actor: RequestActor, input: Org
   const organizationId = randomUUID();
   const target = await placeBelow(db, actor, 'organization.create', organizationId, parentId);
   await db.transaction().execute(async (tx) => {
-    await refuseDuplicates(tx, input.organization_name, input.domains);
+    await refuseDuplicates(tx, actor, input.organization_name, input.domains);
     await repo.insertOrganization(
       tx,
       {
@@ -133,11 +139,13 @@ export async function saveOrganization(db: Db, actor: RequestActor, organization
   }
   const domainsChanged = input.domains !== undefined && [...input.domains].sort().join(' ') !== [...row.domains].sort().join(' ');
   const changed = [...Object.keys(changes), ...(newParent ? ['parent_organization'] : []), ...(domainsChanged ? ['domains'] : [])];
+  // Saving what is already there changes nothing, so it writes nothing and journals nothing.
+  if (changed.length === 0) return toOrganization(actor, row, target);
   await db.transaction().execute(async (tx) => {
-    await refuseDuplicates(tx, changes.organization_name ?? undefined, domainsChanged ? input.domains : undefined, organizationId);
+    await refuseDuplicates(tx, actor, changes.organization_name ?? undefined, domainsChanged ? input.domains : undefined, organizationId);
     await repo.updateOrganization(tx, organizationId, { ...changes, ...(newParent ? { parent_organization_id: newParent } : {}) });
     if (domainsChanged) await repo.replaceDomains(tx, organizationId, input.domains!);
-    const what = changed.length > 0 ? ` (${changed.join(', ')})` : ' (no changes)';
+    const what = ` (${changed.join(', ')})`;
     const name = changes.organization_name ?? row.organization_name;
     await audit(tx, { reason: 'ORGANIZATION_SAVED', message: `Saved organization ${name}${what}.`, organization_id: organizationId, member_email: actor.email, now });
   });

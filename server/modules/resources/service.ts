@@ -67,8 +67,11 @@ export async function updateResource(db: Db, actor: RequestActor, resourceId: st
     const existing = await repo.findResource(tx, resourceId);
     if (!existing) throw notFound(MISSING);
     const ordinal = input.ordinal ?? existing.ordinal;
+    const changes = { ...input, ordinal, description: input.description ?? null };
+    // Saving what is already there changes nothing, so it writes nothing and journals nothing.
+    if (Object.entries(changes).every(([key, value]) => existing[key as keyof typeof existing] === value)) return;
     await checkOrdinal(tx, ordinal, resourceId);
-    await tx.updateTable('resources').set({ ...input, ordinal, description: input.description ?? null }).where('resource_id', '=', resourceId).execute();
+    await tx.updateTable('resources').set(changes).where('resource_id', '=', resourceId).execute();
     await audit(tx, { reason: 'RESOURCE_SAVED', message: `Saved resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
   });
   return (await repo.findResource(db, resourceId))!;
