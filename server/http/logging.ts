@@ -1,0 +1,36 @@
+/**
+ * What the request log may say about a request (DECISIONS.md "Sign-in"): its path without the
+ * query (authorization codes, states, id_token_hint, people's emails ride there), with the
+ * built-in provider's interaction ids masked, and no headers (tokens and cookies ride there).
+ */
+import type { DestinationStream, LoggerOptions } from 'pino';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+
+/** A segment after /interaction/ or /auth/ that looks like oidc-provider's id (21 url-safe chars). */
+const INTERACTION_ID = /(\/(?:interaction|auth)\/)[\w-]{16,}(?=\/|$)/g;
+
+export function loggedPath(url: string): string {
+  const path = url.split(/[?#]/, 1)[0];
+  return path.replace(INTERACTION_ID, '$1:uid');
+}
+
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: loggedPath(request.url ?? ''),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+export function loggerOptions(config: Config, stream?: DestinationStream): LoggerOptions & { stream?: DestinationStream } {
+  return {
+    level: config.logLevel,
+    serializers: { req: serializeRequest as (request: unknown) => object },
+    // Belt and braces: should anything log headers, tokens, cookies and secrets stay out.
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    ...(stream ? { stream } : {}),
+  };
+}
