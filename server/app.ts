@@ -9,7 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createLocalJWKSet } from 'jose';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { trustProxyOption, type Config } from './config';
 import type { Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
 import { loadProviderKeys } from './auth/idp/keys';
@@ -17,6 +17,7 @@ import { registerAuth } from './auth/hook';
 import { errorHandler } from './http/error-handler';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
+import { loggerOptions } from './http/logging';
 import { builtInProvider } from './auth/idp/provider';
 import { profileRoutes } from './modules/profile/routes';
 import { organizationRoutes } from './modules/organizations/routes';
@@ -39,6 +40,8 @@ export interface AppOptions {
   /** Replaces token verification (tests of an external provider). */
   verifier?: TokenVerifier;
   logger?: boolean | object;
+  /** Where the portal's own logger writes (tests read the log lines); stdout by default. */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {
@@ -52,9 +55,11 @@ declare module 'fastify' {
 export type App = FastifyInstance;
 
 async function makeVerifier(config: Config, db: Db): Promise<TokenVerifier> {
-  if (!config.oidc.builtIn) return discoverVerifier(config.oidc.issuer, config.oidc.audience);
+  const { emailVerifiedClaim, trustEmail } = config.oidc;
+  if (!config.oidc.builtIn) return discoverVerifier(config.oidc.issuer, config.oidc.audience, { emailVerifiedClaim, trustEmail });
   const { publicJwks } = await loadProviderKeys(db);
-  return createVerifier({ issuer: config.oidc.issuer, audience: config.oidc.audience, keys: createLocalJWKSet(publicJwks) });
+  // The built-in provider types its access tokens at+jwt (RFC 9068); its ID tokens are untyped.
+  return createVerifier({ issuer: config.oidc.issuer, audience: config.oidc.audience, keys: createLocalJWKSet(publicJwks), typ: 'at+jwt' });
 }
 
 /** Sources the browser may reach besides the portal: an external provider's endpoints. */
@@ -65,15 +70,13 @@ function providerOrigins(config: Config): string[] {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      // Tokens, cookies and secrets never reach the log.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    },
+    // Codes, interaction ids, tokens, cookies and secrets never reach the log (http/logging.ts).
+    logger: options.logger ?? loggerOptions(config, options.logStream),
     // URL-encoded distinguished names are often several hundred characters long.
     routerOptions: { maxParamLength: 4096 },
     bodyLimit: 256 * 1024,
-    trustProxy: config.env === 'production',
+    // X-Forwarded-For names the client only when it comes from a configured proxy (TRUST_PROXY).
+    trustProxy: trustProxyOption(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

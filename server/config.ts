@@ -2,12 +2,52 @@
  * Configuration from environment variables, parsed and validated once at start.
  * A bad value stops the process with a message naming the variable.
  */
+import net from 'node:net';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry) || net.isIP(entry)) return true;
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(entry);
+  if (!match) return false;
+  const family = net.isIP(match[1]);
+  return family !== 0 && Number(match[2]) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may name the client in X-Forwarded-For (Fastify's `trustProxy`): none (the
+ * default), a hop count, or a list of addresses and CIDRs. Trusting any sender is not offered:
+ * a client could then pick its own address and step around the sign-in limits.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === 'false' || text === '0') return false;
+    if (/^\d+$/.test(text)) {
+      if (Number(text) <= 10) return Number(text);
+      ctx.addIssue({ code: 'custom', message: 'a hop count must be 1 to 10' });
+      return z.NEVER;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a hop count or a comma-separated list of proxy addresses or CIDRs; not an address: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const schema = z
   .object({
@@ -25,6 +65,13 @@ const schema = z
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_AUDIENCE: z.string().optional(),
     OIDC_SCOPE: z.string().default('openid profile email offline_access'),
+    OIDC_EMAIL_VERIFIED_CLAIM: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, 'must be a claim name (letters, digits, _ . : -)')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    OIDC_TRUST_EMAIL: bool,
+    TRUST_PROXY: trustProxy,
     SEED_DEMO: bool,
     MASTER_SECRET_FILE: z.string().optional(),
     WEB_ROOT: z.string().optional(),
@@ -34,6 +81,14 @@ const schema = z
     if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_AUDIENCE)) {
       ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'OIDC_CLIENT_ID and OIDC_AUDIENCE are required with OIDC_ISSUER' });
     }
+    // ID tokens are addressed to the client: an API that took the client id as its audience
+    // would accept them as access tokens.
+    if (env.OIDC_ISSUER && env.OIDC_AUDIENCE && env.OIDC_AUDIENCE === env.OIDC_CLIENT_ID) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_AUDIENCE'], message: 'must differ from OIDC_CLIENT_ID (ID tokens name the client id as their audience)' });
+    }
+    const externalOnly = 'applies to an external provider only: set OIDC_ISSUER too';
+    if (!env.OIDC_ISSUER && env.OIDC_EMAIL_VERIFIED_CLAIM) ctx.addIssue({ code: 'custom', path: ['OIDC_EMAIL_VERIFIED_CLAIM'], message: externalOnly });
+    if (!env.OIDC_ISSUER && env.OIDC_TRUST_EMAIL) ctx.addIssue({ code: 'custom', path: ['OIDC_TRUST_EMAIL'], message: externalOnly });
   });
 
 export type Env = z.infer<typeof schema>;
@@ -46,12 +101,32 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl?: string;
-  oidc: { builtIn: boolean; issuer: string; clientId: string; audience: string; scope: string };
+  oidc: {
+    builtIn: boolean;
+    issuer: string;
+    clientId: string;
+    audience: string;
+    scope: string;
+    /** The claim that says the provider verified the email (DECISIONS.md "Sign-in"). */
+    emailVerifiedClaim: string;
+    /** Take every email of the provider as verified (a provider without such a claim). */
+    trustEmail: boolean;
+  };
+  /** Fastify's `trustProxy`: false, a hop count, or proxy addresses and CIDRs. */
+  trustProxy: false | number | string[];
   seedDemo: boolean;
   masterSecretFile?: string;
   logLevel: Env['LOG_LEVEL'];
   /** The built web app (index.html and assets). */
   webRoot: string;
+}
+
+/**
+ * Fastify's `trustProxy` for the setting. Fastify itself trusts nobody for a bare number, so a
+ * hop count becomes proxy-addr's rule: the nearest `hops` addresses are proxies, whoever they are.
+ */
+export function trustProxyOption(value: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 /** The client id and audience of the built-in provider's portal client. */
@@ -80,7 +155,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.OIDC_CLIENT_ID ?? BUILT_IN_CLIENT_ID,
       audience: env.OIDC_AUDIENCE ?? BUILT_IN_AUDIENCE,
       scope: env.OIDC_SCOPE,
+      emailVerifiedClaim: env.OIDC_EMAIL_VERIFIED_CLAIM ?? 'email_verified',
+      trustEmail: env.OIDC_TRUST_EMAIL,
     },
+    trustProxy: env.TRUST_PROXY,
     // Demo data is for first runs: on by default outside production, never in production.
     seedDemo: env.NODE_ENV !== 'production' && (source.SEED_DEMO === undefined || env.SEED_DEMO),
     masterSecretFile: env.MASTER_SECRET_FILE,

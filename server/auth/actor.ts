@@ -41,7 +41,6 @@ async function findMember(db: Queryable, email: string) {
 
 /** Admits a person through a trusted domain of exactly one organization; null when none trusts it. */
 async function signUpByDomain(db: Db, identity: Identity, now: Date) {
-  if (!identity.email_verified) return null;
   const domain = identity.email.split('@')[1] ?? '';
   const trusting = await db
     .selectFrom('organization_domains as d')
@@ -95,7 +94,13 @@ async function signUpByDomain(db: Db, identity: Identity, now: Date) {
   return findMember(db, identity.email);
 }
 
+/** What a person whose provider has not verified their email is told. */
+export const UNVERIFIED_EMAIL = 'Your sign-in provider has not verified your email address, so the portal cannot tell whose membership it is. Verify the address with your provider, then sign in again.';
+
 export async function resolveActor(db: Db, identity: Identity, now: Date): Promise<RequestActor> {
+  // The email is the only link between a token and a member (and a trusted domain): an address
+  // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
+  if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
   const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');

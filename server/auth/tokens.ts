@@ -1,6 +1,7 @@
 /**
  * Strict verification of bearer access tokens: signature against the issuer's keys, an
- * allow-list of algorithms, issuer, audience and expiry (DECISIONS.md "Sign-in").
+ * allow-list of algorithms, issuer, audience, expiry and not-before, and (for the built-in
+ * provider) the access-token type (DECISIONS.md "Sign-in").
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 
@@ -23,14 +24,24 @@ export interface VerifierOptions {
   issuer: string;
   audience: string;
   keys: JWTVerifyGetKey;
-  /** Asked for the person's claims when the access token carries no email (some providers omit it). */
+  /** Asked for the person's claims when the access token lacks the email or its verification. */
   userinfo?: (token: string) => Promise<JWTPayload>;
   clockTolerance?: number;
+  /** The header `typ` required (RFC 9068 `at+jwt`): keeps ID tokens out where the provider sets it. */
+  typ?: string;
+  /** The claim that says the email is verified; `email_verified` unless a provider names it otherwise. */
+  emailVerifiedClaim?: string;
+  /** Every email of this provider counts as verified (for providers without such a claim). */
+  trustEmail?: boolean;
 }
 
 const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
+/** A verification claim says yes: `true`, or the string "true" that some providers send. */
+const affirmed = (v: unknown) => v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
+
 export function createVerifier(options: VerifierOptions): TokenVerifier {
+  const verifiedClaim = options.emailVerifiedClaim ?? 'email_verified';
   return {
     async verify(token) {
       const { payload } = await jwtVerify(token, options.keys, {
@@ -39,14 +50,16 @@ export function createVerifier(options: VerifierOptions): TokenVerifier {
         algorithms: ALLOWED_ALGORITHMS,
         requiredClaims: ['exp', 'sub'],
         clockTolerance: options.clockTolerance ?? 5,
+        typ: options.typ,
       });
-      const claims = text(payload.email) || !options.userinfo ? payload : { ...payload, ...(await options.userinfo(token)) };
+      const complete = text(payload.email) && (options.trustEmail || payload[verifiedClaim] !== undefined);
+      const claims = complete || !options.userinfo ? payload : { ...payload, ...(await options.userinfo(token)) };
       const email = text(claims.email);
       if (!email) throw new Error('token carries no email');
       return {
         subject: String(payload.sub),
         email: email.toLowerCase(),
-        email_verified: claims.email_verified === true,
+        email_verified: options.trustEmail === true || affirmed(claims[verifiedClaim]),
         name: text(claims.name),
         given_name: text(claims.given_name),
         family_name: text(claims.family_name),
@@ -56,12 +69,17 @@ export function createVerifier(options: VerifierOptions): TokenVerifier {
 }
 
 /** For an external provider: keys and userinfo endpoint from its discovery document. */
-export async function discoverVerifier(issuer: string, audience: string): Promise<TokenVerifier> {
+export async function discoverVerifier(
+  issuer: string,
+  audience: string,
+  email: Pick<VerifierOptions, 'emailVerifiedClaim' | 'trustEmail'> = {},
+): Promise<TokenVerifier> {
   const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`);
   if (!response.ok) throw new Error(`OIDC discovery at ${issuer} answered ${response.status}`);
   const metadata = (await response.json()) as { jwks_uri: string; userinfo_endpoint?: string; issuer: string };
   const userinfoEndpoint = metadata.userinfo_endpoint;
   return createVerifier({
+    ...email,
     issuer: metadata.issuer,
     audience,
     keys: createRemoteJWKSet(new URL(metadata.jwks_uri)),

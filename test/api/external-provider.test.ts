@@ -45,10 +45,16 @@ describe('an external OpenID Connect provider', () => {
     await provider.listen({ port, host: '127.0.0.1' });
 
     portalDb = await seededDb();
-    const config = loadConfig({ NODE_ENV: 'test', PORT: '8080', LOG_LEVEL: 'silent', OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'customer-portal', OIDC_AUDIENCE: 'customer-portal-api' });
-    portal = await buildApp({ config, db: portalDb, logger: false });
-    await portal.ready();
+    portal = await portalWith({});
   });
+
+  /** The portal against the provider, with more settings. */
+  async function portalWith(env: Record<string, string>) {
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '8080', LOG_LEVEL: 'silent', OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'customer-portal', OIDC_AUDIENCE: 'customer-portal-api', ...env });
+    const app = await buildApp({ config, db: portalDb, logger: false });
+    await app.ready();
+    return app;
+  }
 
   afterAll(async () => {
     await portal?.close();
@@ -77,5 +83,28 @@ describe('an external OpenID Connect provider', () => {
     // Signed by the portal's own (unused) built-in key: not the provider's, so refused.
     const ownKey = await signToken(portalDb, { email: 'issuer@contoso.example', email_verified: true }, { issuer, audience: 'customer-portal-api' });
     expect((await callback(ownKey)).statusCode).toBe(401);
+  });
+
+  it('matches no member by an email the provider has not verified', async () => {
+    const token = await signToken(providerDb, { email: 'supervisor@operator.example', email_verified: false }, { issuer, audience: 'customer-portal-api' });
+    const res = await callback(token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ redirect: 'AccessError', message: expect.stringContaining('not verified') });
+  });
+
+  it('reads the verification from the claim OIDC_EMAIL_VERIFIED_CLAIM names, or trusts the emails with OIDC_TRUST_EMAIL', async () => {
+    const sign = (claims: Record<string, unknown>) => signToken(providerDb, { email: 'issuer@contoso.example', ...claims }, { issuer, audience: 'customer-portal-api' });
+    const call = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', url: '/api/auth/callback', headers: { authorization: `Bearer ${token}` } });
+    const renamed = await portalWith({ OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' });
+    const trusting = await portalWith({ OIDC_TRUST_EMAIL: 'true' });
+    try {
+      expect((await call(renamed, await sign({ xms_edov: true, email_verified: false }))).statusCode).toBe(200);
+      expect((await call(renamed, await sign({ xms_edov: false, email_verified: true }))).statusCode).toBe(403);
+      expect((await call(trusting, await sign({}))).statusCode).toBe(200);
+      expect((await call(portal, await sign({ email_verified: false }))).statusCode).toBe(403);
+    } finally {
+      await renamed.close();
+      await trusting.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SignJWT, generateKeyPair } from 'jose';
 import { testDialects } from '../support/databases';
-import { signToken, TEST_CONFIG, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { UNVERIFIED_EMAIL } from '../../server/auth/actor';
 
 const dialects = await testDialects();
 
@@ -9,34 +9,12 @@ describe.each(dialects)('sign-in and the shell API on %s', (dialect) => {
   const t = useTestApp(dialect);
 
   describe('tokens are verified strictly', () => {
-    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
     it('refuses a call without a token with 401 and a message', async () => {
       const res = await t.call(null, { method: 'GET', url: '/api/auth/callback' });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ message: expect.any(String), severity: 'ERROR' });
     });
-
-    it('refuses tokens of another key, issuer or audience, expired ones and unsigned ones', async () => {
-      const claims = { email: 'supervisor@operator.example', email_verified: true };
-      const { privateKey } = await generateKeyPair('ES256');
-      const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).setIssuer(TEST_CONFIG.oidc.issuer)
-        .setAudience(TEST_CONFIG.oidc.audience).setSubject('x').setExpirationTime('5m').sign(privateKey);
-      const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(
-        JSON.stringify({ ...claims, iss: TEST_CONFIG.oidc.issuer, aud: TEST_CONFIG.oidc.audience, sub: 'x', exp: 9999999999 }),
-      ).toString('base64url')}.`;
-      const tokens = [
-        foreign,
-        unsigned,
-        await signToken(t.db, claims, { issuer: 'https://evil.example/oidc' }),
-        await signToken(t.db, claims, { audience: 'another-api' }),
-        await signToken(t.db, claims, { expiresIn: '-1m' }),
-      ];
-      for (const token of tokens) {
-        const res = await t.app.inject({ method: 'GET', url: '/api/auth/callback', headers: bearer(token) });
-        expect(res.statusCode).toBe(401);
-      }
-    });
+    // Forged, expired, misaddressed and misused tokens: test/api/tokens.test.ts.
   });
 
   describe('GET /api/auth/callback', () => {
@@ -77,6 +55,7 @@ describe.each(dialects)('sign-in and the shell API on %s', (dialect) => {
       const headers = await t.as('newcomer@contoso.example', { email_verified: false });
       const refused = await t.app.inject({ method: 'GET', url: '/api/auth/callback', headers });
       expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ message: UNVERIFIED_EMAIL, redirect: 'AccessError' });
       expect(await t.db.selectFrom('members').select('member_id').where('member_email', '=', 'newcomer@contoso.example').execute()).toHaveLength(0);
     });
 

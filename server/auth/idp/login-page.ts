@@ -13,6 +13,7 @@ export const LOGOUT_SCRIPT_PATH = '/oidc-assets/logout.js';
 export const LOGOUT_SCRIPT = "document.querySelector('button[name=\"logout\"]').click();\n";
 
 export const WRONG_CREDENTIALS = 'Email or password is wrong.';
+export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a minute, then try again.';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -43,10 +44,13 @@ export interface LoginPageOptions {
   action: string;
   email?: string;
   failed?: boolean;
+  /** Another error than wrong credentials (too many attempts). */
+  error?: string;
 }
 
-export function renderLoginPage({ action, email = '', failed = false }: LoginPageOptions): string {
-  const error = failed ? `<p class="error" id="login-error" role="alert">${WRONG_CREDENTIALS}</p>\n` : '';
+export function renderLoginPage({ action, email = '', failed: wrong = false, error: other }: LoginPageOptions): string {
+  const failed = wrong || Boolean(other);
+  const error = failed ? `<p class="error" id="login-error" role="alert">${escapeHtml(other ?? WRONG_CREDENTIALS)}</p>\n` : '';
   const describedBy = failed ? ' aria-describedby="login-error"' : '';
   // Focus goes where the person types next: the email first, the password after a failure.
   const focusEmail = failed && email ? '' : ' autofocus';

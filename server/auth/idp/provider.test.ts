@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalJWKSet, decodeJwt } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { loadConfig, type Config } from '../../config';
@@ -43,9 +43,16 @@ interface Portal {
   close(): Promise<void>;
 }
 
-async function startPortal(sqliteFile: string, port: number): Promise<Portal> {
+interface PortalOptions {
+  /** More settings (TRUST_PROXY, LOG_LEVEL). */
+  env?: Record<string, string>;
+  /** Where the portal's logger writes; no logger without one. */
+  logStream?: { write(line: string): void };
+}
+
+async function startPortal(sqliteFile: string, port: number, options: PortalOptions = {}): Promise<Portal> {
   const publicUrl = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: publicUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false' });
+  const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: publicUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...options.env });
   const db = openDatabase({ sqliteFile });
   await migrateToLatest(db);
   let account = await db.selectFrom('accounts').select('account_id').where('email', '=', EMAIL).executeTakeFirst();
@@ -56,7 +63,7 @@ async function startPortal(sqliteFile: string, port: number): Promise<Portal> {
       name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace', email_verified: 1, date_created: new Date().toISOString(),
     }).execute();
   }
-  const app = await buildApp({ config, db, logger: false });
+  const app = await buildApp({ config, db, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.listen({ port, host: '127.0.0.1' });
   return { app, db, config, publicUrl, accountId: account.account_id, close: async () => { await app.close(); await db.destroy(); } };
 }
@@ -64,12 +71,15 @@ async function startPortal(sqliteFile: string, port: number): Promise<Portal> {
 /** A browser's cookies, enough for the provider's: name, value, path. */
 class CookieJar {
   private cookies = new Map<string, { name: string; value: string; path: string }>();
+  /** Every value a cookie ever had (the log test looks for them). */
+  readonly seen = new Set<string>();
 
   store(response: Response) {
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';').map((part) => part.trim());
       const name = pair.slice(0, pair.indexOf('='));
       const value = pair.slice(pair.indexOf('=') + 1);
+      if (value) this.seen.add(value);
       const attr = (key: string) => attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.split('=')[1];
       const cookiePath = attr('path') ?? '/';
       const expires = attr('expires');
@@ -87,9 +97,9 @@ class CookieJar {
 class Browser {
   jar = new CookieJar();
 
-  async request(url: string | URL, init: { method?: string; form?: Record<string, string> } = {}) {
+  async request(url: string | URL, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
     const target = new URL(url);
-    const headers: Record<string, string> = { cookie: this.jar.header(target) };
+    const headers: Record<string, string> = { ...init.headers, cookie: this.jar.header(target) };
     const body = init.form ? new URLSearchParams(init.form).toString() : undefined;
     if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(target, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
@@ -245,6 +255,17 @@ describe('built-in OpenID Connect provider', () => {
     expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: portal.accountId, email: EMAIL, name: 'Ada Lovelace' });
   });
 
+  it('lets the API take its access token but not its ID token', async () => {
+    const call = (token: string) => fetch(`${portal.publicUrl}/api/auth/callback`, { headers: { authorization: `Bearer ${token}` } });
+    // A genuine person without an organization (this portal has no demo data): past the token check.
+    expect((await call(tokens.access_token)).status).toBe(403);
+    // The ID token: same issuer and key, but addressed to the client and not typed at+jwt.
+    expect(decodeJwt(tokens.id_token).aud).toBe(portal.config.oidc.clientId);
+    expect(decodeProtectedHeader(tokens.id_token).typ).toBeUndefined();
+    expect(decodeProtectedHeader(tokens.access_token).typ).toBe('at+jwt');
+    expect((await call(tokens.id_token)).status).toBe(401);
+  });
+
   it('renews with the refresh token, rotating it', async () => {
     // The access token's only scope is the API's, which the web app does not ask for: the token
     // response says scope "", and oidc-client-ts sends that back on refresh.
@@ -352,6 +373,108 @@ describe('built-in provider across a restart', () => {
       expect(decodeJwt(body.access_token).email).toBe(EMAIL);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('sign-in limits of the built-in provider', () => {
+  const WRONG = 'not the password';
+
+  /** A portal of its own (fresh counters) with a browser on its sign-in page. */
+  async function onSignInPage(env: Record<string, string>, run: (attempt: (email: string, forwardedFor?: string, password?: string) => Promise<Response>) => Promise<void>) {
+    const portal = await startPortal(':memory:', await freePort(), { env });
+    try {
+      const browser = new Browser();
+      const { url: loginPage } = await browser.follow(authorizeUrl(portal, pkce().challenge), portal.publicUrl);
+      expect(loginPage.pathname).toMatch(/^\/oidc\/interaction\//);
+      await run((email, forwardedFor, password = WRONG) =>
+        browser.request(`${loginPage.href}/login`, { form: { email, password }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} }));
+    } finally {
+      await portal.close();
+    }
+  }
+
+  /** The answers to n attempts sent at once (each costs a password hash), in ascending order. */
+  const statuses = async (n: number, attempt: (i: number) => Promise<Response>) => {
+    const answers = await Promise.all(Array.from({ length: n }, async (_, i) => (await attempt(i)).status));
+    return answers.sort();
+  };
+  const twentyThen429 = [...Array<number>(20).fill(401), ...Array<number>(10).fill(429)];
+
+  it('stops 30 different emails from one address after 20, even with the right password', async () => {
+    await onSignInPage({}, async (attempt) => {
+      expect(await statuses(30, (i) => attempt(`person${i}@example.com`))).toEqual(twentyThen429);
+      const right = await attempt(EMAIL, undefined, PASSWORD);
+      expect(right.status).toBe(429);
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+      const html = await right.text();
+      expect(html).toContain('role="alert"');
+      expect(html).toContain('Too many sign-in attempts.');
+    });
+  }, 60_000);
+
+  it('ignores X-Forwarded-For without TRUST_PROXY: a new header on each try is still one address', async () => {
+    await onSignInPage({}, async (attempt) => {
+      expect(await statuses(30, (i) => attempt(`person${i}@example.com`, `203.0.113.${i + 1}`))).toEqual(twentyThen429);
+    });
+  }, 60_000);
+
+  it.each([['addresses', '127.0.0.1'], ['a hop count', '1']])('counts the forwarded address when TRUST_PROXY names the proxy (%s)', async (_kind, trustProxy) => {
+    await onSignInPage({ TRUST_PROXY: trustProxy }, async (attempt) => {
+      expect(await statuses(21, (i) => attempt(`person${i}@example.com`, `198.51.100.9, 203.0.113.1`))).toEqual([...Array<number>(20).fill(401), 429]);
+      // Another client behind the same proxy is not held up by the first.
+      expect((await attempt('someone@example.com', '203.0.113.2')).status).toBe(401);
+      // One account from many addresses: the per-account limit holds across them.
+      expect(await statuses(11, (i) => attempt(EMAIL, `203.0.113.${i + 10}`))).toEqual([...Array<number>(10).fill(401), 429]);
+    });
+  }, 60_000);
+});
+
+describe('the request log during a sign-in', () => {
+  it('holds no code, interaction id, token, password, cookie or query string', async () => {
+    const lines: string[] = [];
+    const portal = await startPortal(':memory:', await freePort(), { env: { LOG_LEVEL: 'trace' }, logStream: { write: (line) => void lines.push(line) } });
+    try {
+      const browser = new Browser();
+      const { verifier, challenge } = pkce();
+      const { url: loginPage } = await browser.follow(authorizeUrl(portal, challenge), portal.publicUrl);
+      const uid = loginPage.pathname.split('/').pop()!;
+      const wrongPassword = 'Tr0ub4dor&3-wrong';
+      expect((await browser.request(`${loginPage.href}/login`, { form: { email: EMAIL, password: wrongPassword } })).status).toBe(401);
+      const { url: callback } = await browser.follow(`${loginPage.href}/login`, portal.publicUrl, { form: { email: EMAIL, password: PASSWORD } });
+      const code = callback.searchParams.get('code')!;
+      expect(code).toBeTruthy();
+      // The browser loads the web app's callback page, code and state in its query.
+      await browser.request(callback);
+      const { body: tokens } = await tokenRequest(portal, {
+        grant_type: 'authorization_code', code, redirect_uri: `${portal.publicUrl}/auth/callback`, code_verifier: verifier,
+      });
+      expect(tokens.access_token).toBeTruthy();
+      await fetch(`${portal.publicUrl}/api/auth/callback`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      await fetch(`${portal.publicUrl}/api/auth/callback`, { headers: { authorization: `Bearer ${tokens.access_token}x` } });
+      const { body: renewed } = await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      expect(renewed.access_token).toBeTruthy();
+      const endSession = new URL(`${portal.config.oidc.issuer}/session/end`);
+      endSession.search = new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: `${portal.publicUrl}/login` }).toString();
+      const html = await (await browser.request(endSession)).text();
+      const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1];
+      await browser.follow(new URL(html.match(/action="([^"]+)"/)![1], portal.publicUrl), portal.publicUrl, { form: { xsrf, logout: 'yes' } });
+
+      const log = lines.join('');
+      const secrets = {
+        code, uid, verifier, wrongPassword, password: PASSWORD, xsrf,
+        accessToken: tokens.access_token, refreshToken: tokens.refresh_token, idToken: tokens.id_token,
+        renewedAccessToken: renewed.access_token, renewedRefreshToken: renewed.refresh_token,
+        ...Object.fromEntries([...browser.jar.seen].filter((value) => value.length >= 8).map((value, i) => [`cookie${i}`, value])),
+      };
+      expect(Object.keys(secrets).filter((k) => k.startsWith('cookie')).length).toBeGreaterThan(1);
+      for (const [name, secret] of Object.entries(secrets)) expect(log.includes(secret), name).toBe(false);
+      // The log did record the sign-in, by path.
+      const urls = lines.map((line) => JSON.parse(line) as { req?: { url: string } }).flatMap((entry) => (entry.req ? [entry.req.url] : []));
+      expect(urls).toEqual(expect.arrayContaining(['/oidc/auth', '/oidc/interaction/:uid', '/oidc/interaction/:uid/login', '/oidc/auth/:uid', '/auth/callback', '/oidc/token', '/api/auth/callback', '/oidc/session/end']));
+      expect(urls.filter((url) => url.includes('?'))).toEqual([]);
+    } finally {
+      await portal.close();
     }
   });
 });

@@ -14,8 +14,9 @@ import type { AccountRow } from '../../db/schema';
 import { KyselyAdapter } from './adapter';
 import { loadProviderKeys } from './keys';
 import { hashPassword, verifyPassword } from './passwords';
+import { SignInLimits } from './sign-in-limits';
 import {
-  LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, STYLESHEET_PATH, renderLoginPage, renderLogoutPage, renderMessagePage,
+  LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, STYLESHEET_PATH, TOO_MANY_ATTEMPTS, renderLoginPage, renderLogoutPage, renderMessagePage,
 } from './login-page';
 
 const PREFIX = '/oidc';
@@ -151,8 +152,9 @@ export function providerConfiguration(config: Config, db: Db, keys: { privateJwk
 export async function createProvider(config: Config, db: Db): Promise<Provider> {
   const keys = await loadProviderKeys(db);
   const provider = new Provider(config.oidc.issuer, providerConfiguration(config, db, keys));
-  // Behind a TLS-terminating proxy the issuer is https while the socket is not.
-  provider.proxy = config.env === 'production';
+  // Behind a TLS-terminating proxy the issuer is https while the socket is not: X-Forwarded-Proto
+  // is believed when proxies are configured (TRUST_PROXY), as Fastify believes X-Forwarded-For.
+  provider.proxy = config.trustProxy !== false;
   return provider;
 }
 
@@ -213,34 +215,26 @@ function interactionRoutes(provider: Provider, config: Config) {
       return sendHtml(reply, renderLoginPage({ action: `${PREFIX}/interaction/${interaction.uid}/login`, email: hint }));
     });
 
-    scope.post(
-      `${PREFIX}/interaction/:uid/login`,
-      {
-        config: {
-          // Against password guessing: 10 tries a minute per address and account. Counted after
-          // the form is parsed, so people sharing an address (an office, the test suite) do not
-          // lock each other out.
-          rateLimit: {
-            max: 10,
-            timeWindow: '1 minute',
-            hook: 'preHandler',
-            keyGenerator: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase()}`,
-          },
-        },
-      },
-      async (req: InteractionRequest, reply) => {
-        const interaction = await loadInteraction(req, reply);
-        if (!interaction) return reply;
-        const email = String(req.body?.email ?? '').trim().toLowerCase();
-        const accountId = await checkCredentials(scope.db, email, String(req.body?.password ?? ''));
-        if (!accountId) {
-          const action = `${PREFIX}/interaction/${interaction.uid}/login`;
-          return sendHtml(reply, renderLoginPage({ action, email, failed: true }), 401);
-        }
-        const returnTo = await provider.interactionResult(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
-        return reply.redirect(returnTo, 303);
-      },
-    );
+    // Against password guessing and spraying (DECISIONS.md "Sign-in"). The client address is
+    // Fastify's req.ip: X-Forwarded-For counts only from the proxies TRUST_PROXY names.
+    const limits = new SignInLimits();
+
+    scope.post(`${PREFIX}/interaction/:uid/login`, async (req: InteractionRequest, reply) => {
+      const interaction = await loadInteraction(req, reply);
+      if (!interaction) return reply;
+      const email = String(req.body?.email ?? '').trim().toLowerCase();
+      const action = `${PREFIX}/interaction/${interaction.uid}/login`;
+      const attempt = limits.begin(req.ip, email);
+      if (!attempt.allowed) {
+        reply.header('retry-after', String(attempt.retryAfterSeconds));
+        return sendHtml(reply, renderLoginPage({ action, email, error: TOO_MANY_ATTEMPTS }), 429);
+      }
+      const accountId = await checkCredentials(scope.db, email, String(req.body?.password ?? ''));
+      if (!accountId) return sendHtml(reply, renderLoginPage({ action, email, failed: true }), 401);
+      attempt.succeeded();
+      const returnTo = await provider.interactionResult(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+      return reply.redirect(returnTo, 303);
+    });
   };
 }
 

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, trustProxyOption } from './config';
+
+const EXTERNAL = { OIDC_ISSUER: 'https://sso.example.com/realms/portal', OIDC_CLIENT_ID: 'customer-portal', OIDC_AUDIENCE: 'customer-portal-api' };
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy by default, in production too', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).trustProxy).toBe(false);
+    for (const none of ['', 'false', '0']) expect(loadConfig({ TRUST_PROXY: none }).trustProxy).toBe(false);
+  });
+
+  it('takes a hop count, or proxy addresses, CIDRs and range names', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,fd00::/8, ::1,loopback' }).trustProxy)
+      .toEqual(['10.0.0.5', '192.168.0.0/16', 'fd00::/8', '::1', 'loopback']);
+  });
+
+  it('stops start-up on anything else, naming the variable', () => {
+    for (const bad of ['true', '11', '10.0.0.300', '10.0.0.0/33', 'fd00::/129', 'proxy.example.com', '10.0.0.1,', '*']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: /);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1, evil' })).toThrow(/not an address: "evil"/);
+  });
+
+  it("turns a hop count into a rule on the hops (Fastify trusts nobody for a bare number)", () => {
+    const rule = trustProxyOption(2) as (address: string, hop: number) => boolean;
+    expect([0, 1, 2, 3].map((hop) => rule('203.0.113.9', hop))).toEqual([true, true, false, false]);
+    expect(trustProxyOption(['10.0.0.1'])).toEqual(['10.0.0.1']);
+    expect(trustProxyOption(false)).toBe(false);
+  });
+});
+
+describe('verified emails of an external provider', () => {
+  it("reads email_verified by default and trusts no provider's emails blindly", () => {
+    expect(loadConfig(EXTERNAL).oidc).toMatchObject({ emailVerifiedClaim: 'email_verified', trustEmail: false });
+    expect(loadConfig({}).oidc).toMatchObject({ emailVerifiedClaim: 'email_verified', trustEmail: false });
+  });
+
+  it('takes another claim name, or trusts the emails when told so', () => {
+    expect(loadConfig({ ...EXTERNAL, OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' }).oidc.emailVerifiedClaim).toBe('xms_edov');
+    expect(loadConfig({ ...EXTERNAL, OIDC_TRUST_EMAIL: 'true' }).oidc.trustEmail).toBe(true);
+  });
+
+  it('refuses a malformed claim name, a vague yes, and either setting without an external provider', () => {
+    expect(() => loadConfig({ ...EXTERNAL, OIDC_EMAIL_VERIFIED_CLAIM: 'email verified' })).toThrow(/OIDC_EMAIL_VERIFIED_CLAIM: /);
+    expect(() => loadConfig({ ...EXTERNAL, OIDC_TRUST_EMAIL: 'yes' })).toThrow(/OIDC_TRUST_EMAIL: /);
+    expect(() => loadConfig({ OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' })).toThrow(/OIDC_EMAIL_VERIFIED_CLAIM: .*OIDC_ISSUER/);
+    expect(() => loadConfig({ OIDC_TRUST_EMAIL: 'true' })).toThrow(/OIDC_TRUST_EMAIL: .*OIDC_ISSUER/);
+  });
+});
+
+describe('OIDC_AUDIENCE', () => {
+  it('must differ from the client id, whose audience ID tokens carry', () => {
+    expect(() => loadConfig({ ...EXTERNAL, OIDC_AUDIENCE: 'customer-portal' })).toThrow(/OIDC_AUDIENCE: must differ from OIDC_CLIENT_ID/);
+  });
+});
