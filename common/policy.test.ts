@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, applies, assignableRoles, can, SCREENS, type Action, type Actor, type Assignment } from './policy';
+import { ACTIONS, applies, assignableRoles, can, canGrant, grantableBy, SCREENS, type Action, type Actor, type Assignment } from './policy';
 import { ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from './enums';
 
 // SPEC.md §6, written out again here so a slip in policy.ts cannot hide behind itself.
@@ -31,6 +31,7 @@ const TABLE: Record<Action, Role[]> = {
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
   'admin.secret': ['DEVOPS'],
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
+  'admin.state': ['SUPERVISOR', 'DEVOPS'],
 };
 
 // A partner P manages customer C; U is unrelated; O is the operator.
@@ -46,7 +47,7 @@ function actorWith(organizationId: string, organizationRole: OrganizationRole, r
 
 const OWN_SCOPES: Scope[] = ['ORGANIZATION', 'COOPERATION'];
 const MANAGED_SCOPES: Scope[] = ['MANAGED', 'COOPERATION'];
-const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.grant', 'admin.secret', 'admin.token'];
+const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state'];
 
 describe('policy: every action × role × scope × relation (partner actor)', () => {
   for (const action of Object.keys(TABLE) as Action[]) {
@@ -127,5 +128,45 @@ describe('screens (SPEC.md §2)', () => {
   it('offers Approver, Supervisor and Devops only to operator members', () => {
     expect(assignableRoles('CUSTOMER')).toEqual(['ADMINISTRATOR', 'ISSUER', 'MEMBER']);
     expect(assignableRoles('OPERATOR')).toEqual(expect.arrayContaining(['APPROVER', 'SUPERVISOR', 'DEVOPS']));
+  });
+});
+
+describe('who may grant which role (canGrant)', () => {
+  const change = (role: Role, scope: Scope, member_organization_role: OrganizationRole = 'PARTNER') =>
+    ({ action: 'role.assign', role, scope, member_id: 'someone-else', member_organization_role }) as const;
+
+  it('lets a SUPERVISOR grant every role and an ADMINISTRATOR only ADMINISTRATOR, ISSUER and MEMBER', () => {
+    for (const role of ROLES) {
+      expect(canGrant(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'), change(role, 'ORGANIZATION'), P), `SUPERVISOR grants ${role}`).toBe(true);
+      expect(canGrant(actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'COOPERATION'), change(role, 'ORGANIZATION'), P), `ADMINISTRATOR grants ${role}`).toBe(
+        ['ADMINISTRATOR', 'ISSUER', 'MEMBER'].includes(role),
+      );
+    }
+    expect(grantableBy(['ADMINISTRATOR', 'ISSUER'])).toEqual(['ADMINISTRATOR', 'ISSUER', 'MEMBER']);
+    expect(grantableBy(['ISSUER', 'APPROVER', 'DEVOPS'])).toEqual([]);
+  });
+
+  it('refuses roles that cannot assign, and targets the grantor does not reach', () => {
+    for (const role of ['APPROVER', 'ISSUER', 'MEMBER', 'DEVOPS'] as Role[]) {
+      expect(canGrant(actorWith('P', 'PARTNER', role, 'COOPERATION'), change('MEMBER', 'ORGANIZATION'), P)).toBe(false);
+    }
+    expect(canGrant(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'), change('MEMBER', 'ORGANIZATION'), U)).toBe(false);
+    expect(canGrant(null, change('MEMBER', 'ORGANIZATION'), P)).toBe(false);
+  });
+
+  it('needs the grantor to reach below for a reaching scope, except on a customer, which has nothing below', () => {
+    const ownOnly = actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'ORGANIZATION');
+    expect(canGrant(ownOnly, change('ISSUER', 'ORGANIZATION'), P)).toBe(true);
+    expect(canGrant(ownOnly, change('ISSUER', 'COOPERATION'), P)).toBe(false);
+    expect(canGrant(ownOnly, change('ISSUER', 'MANAGED'), P)).toBe(false);
+    expect(canGrant(actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'COOPERATION'), change('ISSUER', 'COOPERATION'), P)).toBe(true);
+    const customerAdmin = actorWith('C', 'CUSTOMER', 'ADMINISTRATOR', 'ORGANIZATION');
+    expect(canGrant(customerAdmin, change('ISSUER', 'COOPERATION', 'CUSTOMER'), C)).toBe(true);
+  });
+
+  it('lets nobody give themselves a role, but anyone allowed give one up', () => {
+    const supervisor = actorWith('O', 'OPERATOR', 'SUPERVISOR', 'COOPERATION');
+    expect(canGrant(supervisor, { ...change('DEVOPS', 'ORGANIZATION', 'OPERATOR'), member_id: 'm' }, O)).toBe(false);
+    expect(canGrant(supervisor, { ...change('SUPERVISOR', 'COOPERATION', 'OPERATOR'), member_id: 'm', action: 'role.unassign' }, O)).toBe(true);
   });
 });

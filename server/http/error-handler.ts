@@ -18,6 +18,20 @@ function fieldOf(path: string | undefined): string | undefined {
   return cleaned || undefined;
 }
 
+/**
+ * Two calls at the same moment can both pass a service's checks and meet in the database: a
+ * unique key taken meanwhile (two uploads of one certificate), or PostgreSQL ending one side of a
+ * deadlock or serialization failure. That is a conflict the person can resolve, not a server error.
+ */
+function databaseConflict(error: { code?: unknown; message?: string }): string | null {
+  const code = typeof error.code === 'string' ? error.code : '';
+  if (code === '23505' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return 'This already exists: it was created at the same moment by another request. Reload to see it.';
+  }
+  if (code === '40P01' || code === '40001') return 'This was changed at the same moment by another request. Reload and try again.';
+  return null;
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     const body: ErrorBody = { message: error.message, severity: error.extra.severity ?? 'ERROR' };
@@ -38,6 +52,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     const message = `Invalid ${where ?? 'input'}${field ? ` field '${field}'` : ''}: ${first?.message ?? 'not accepted'}.`;
     return reply.status(400).send({ message, severity: 'ERROR', field } satisfies ErrorBody);
   }
+  const clash = databaseConflict(error);
+  if (clash) return reply.status(409).send({ message: clash, severity: 'WARNING' } satisfies ErrorBody);
   const status = error.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');

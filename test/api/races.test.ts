@@ -56,6 +56,22 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
     return { organizationId, url: `/api/organizations/${organizationId}`, name };
   }
 
+  describe('creations with a unique key', () => {
+    it('uploads one certificate once: the same PEM 20 times at once is one 201, the rest 409', async () => {
+      const now = t.clock.now().getTime();
+      const subject = `O=Contoso, CN=${unique('twin')}.contoso.example`;
+      const { pem } = await makeCertificate({ subject, notBefore: new Date(now - DAY), notAfter: new Date(now + 30 * DAY) });
+      const created = await race('issuer@contoso.example', { method: 'POST', url: `/api/organizations/${t.org.contoso}/certificates`, payload: { description: 'twin', certificate: pem } }, 409, /already/);
+      expect(await records('CERTIFICATE_UPLOADED', created.json().distinguished_name)).toBe(1);
+    });
+
+    it('creates one organization of a name: 20 creations at once are one 201, the rest 409', async () => {
+      const name = unique('Twin Org');
+      await race(SUPERVISOR, { method: 'POST', url: '/api/organizations', payload: { organization_name: name } }, 409, /already exists/);
+      expect(await records('ORGANIZATION_CREATED', name)).toBe(1);
+    });
+  });
+
   describe('certificates', () => {
     const at = (dn: string) => `/api/organizations/${t.org.contoso}/certificates/${encodeURIComponent(dn)}`;
 
