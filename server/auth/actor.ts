@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../db/database';
 import type { Actor } from '../../common/policy';
 import type { OrganizationRole } from '../../common/enums';
 import { audit } from '../modules/audit/service';
+import { epochCache, readAccessEpoch } from '../db/access-epoch';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
 
@@ -14,6 +15,8 @@ export interface RequestActor extends Actor {
   email: string;
   name: string;
   organization_name: string;
+  /** The access epoch this request runs at: caches of its sign-in work are valid for it (db/access-epoch.ts). */
+  epoch: number;
 }
 
 export async function loadAssignments(db: Queryable, memberId: string) {
@@ -101,6 +104,11 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
   // The email is the only link between a token and a member (and a trusted domain): an address
   // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
+  // Read first, so the member and roles read below are at least as new as the epoch they are cached for.
+  const epoch = await readAccessEpoch(db);
+  const actors = epochCache<RequestActor>(db, 'actors');
+  const cached = actors.get(identity.email, epoch);
+  if (cached) return cached;
   const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
@@ -112,7 +120,8 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
     throw forbidden('Your membership is banned.', 'AccessError');
   }
   const roles = await loadAssignments(db, member.member_id);
-  return {
+  return actors.set(identity.email, epoch, {
+    epoch,
     member_id: member.member_id,
     email: member.member_email,
     name: member.name,
@@ -120,5 +129,5 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
     organization_name: member.organization_name,
     organization_role: member.organization_role as OrganizationRole,
     roles: roles.map(({ organization_name: _n, ...a }) => a),
-  };
+  });
 }

@@ -16,7 +16,7 @@ export async function authorize(
   organizationId: string,
   missing = 'Organization not found.',
 ): Promise<TargetOrganization> {
-  const target = await loadTarget(db, organizationId).catch(() => {
+  const target = await loadTarget(db, organizationId, (actor as Partial<RequestActor>).epoch).catch(() => {
     throw notFound(missing);
   });
   if (!can(actor, 'read', target)) throw notFound(missing);

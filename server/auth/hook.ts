@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveActor, type RequestActor } from './actor';
-import type { TokenVerifier } from './tokens';
+import { cachingVerifier, type TokenVerifier } from './tokens';
 import { HttpError, unauthorized } from '../errors';
 
 export type AuthMode = 'member' | 'public' | 'self';
@@ -30,7 +30,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): void {
   api.decorateRequest('actor', null);
-  api.decorate('tokenVerifier', verifier);
+  api.decorate('tokenVerifier', cachingVerifier(verifier));
   api.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config?.auth ?? 'member';
     if (mode !== 'member') return;

@@ -3,7 +3,7 @@
  * allow-list of algorithms, issuer, audience, expiry and not-before, and (for the built-in
  * provider) the access-token type (DECISIONS.md "Sign-in").
  */
-import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 
 export const ALLOWED_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
@@ -91,4 +91,27 @@ export async function discoverVerifier(
         }
       : undefined,
   });
+}
+
+/**
+ * Remembers tokens it has verified until they expire, so a session's calls verify their token
+ * (and, for some providers, ask userinfo) once instead of on every request. Safe because a
+ * verified token stays valid until its `exp`; bans and role changes are decided per call from
+ * the member, not the token (auth/actor.ts).
+ */
+export function cachingVerifier(verifier: TokenVerifier, limit = 10_000): TokenVerifier {
+  const verified = new Map<string, { identity: Identity; expiresAt: number }>();
+  return {
+    async verify(token) {
+      const hit = verified.get(token);
+      if (hit && Date.now() < hit.expiresAt) return hit.identity;
+      const identity = await verifier.verify(token);
+      const exp = decodeJwt(token).exp;
+      if (typeof exp === 'number') {
+        if (verified.size >= limit) verified.clear();
+        verified.set(token, { identity, expiresAt: exp * 1000 });
+      }
+      return identity;
+    },
+  };
 }

@@ -4,11 +4,13 @@ import type { Db } from './database';
 import * as initial from './migrations/20261121_0001_initial';
 import * as licenseNames from './migrations/20261121_0002_license_names';
 import * as journalSearch from './migrations/20261122_0003_journal_search';
+import * as accessEpoch from './migrations/20261123_0004_access_epoch';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
   '20261121_0002_license_names': licenseNames,
   '20261122_0003_journal_search': journalSearch,
+  '20261123_0004_access_epoch': accessEpoch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

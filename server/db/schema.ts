@@ -138,6 +138,12 @@ export interface OidcPayloadsTable {
 }
 
 /** Small named values shared by all instances: signing keys, the master-secret verifier. */
+/** One row (id 1): moved on by triggers at every change of members, roles or organizations. */
+export interface AccessEpochTable {
+  id: number;
+  epoch: string | number;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -156,6 +162,7 @@ export interface Database {
   accounts: AccountsTable;
   oidc_payloads: OidcPayloadsTable;
   settings: SettingsTable;
+  access_epoch: AccessEpochTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -39,6 +39,8 @@ export function testDialects(): Promise<Dialect[]> {
 
 export interface TestDatabase {
   db: Db;
+  /** PostgreSQL: where a second connection pool (a second instance) reaches the same database. */
+  url?: string;
   drop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   await migrateToLatest(db);
   return {
     db,
+    url: url.toString(),
     drop: async () => {
       await db.destroy();
       await adminQuery(`drop database if exists ${name} with (force)`);

@@ -7,9 +7,17 @@ import { sql } from 'kysely';
 import type { Queryable } from '../../db/database';
 import type { Actor, TargetOrganization } from '../../../common/policy';
 import { notFound } from '../../errors';
+import { epochCache } from '../../db/access-epoch';
 
-/** The target with its ancestors, nearest first; 404 when there is no such organization. */
-export async function loadTarget(db: Queryable, organizationId: string): Promise<TargetOrganization> {
+/**
+ * The target with its ancestors, nearest first; 404 when there is no such organization. With the
+ * request's access epoch, answered from the cache of that epoch (db/access-epoch.ts).
+ */
+export async function loadTarget(db: Queryable, organizationId: string, epoch?: number): Promise<TargetOrganization> {
+  return epochCache<TargetOrganization>(db, 'targets').through(organizationId, epoch, () => queryTarget(db, organizationId));
+}
+
+async function queryTarget(db: Queryable, organizationId: string): Promise<TargetOrganization> {
   const rows = await db
     .withRecursive('chain(organization_id, parent_organization_id, depth)', (qb) =>
       qb
@@ -37,7 +45,14 @@ export async function loadTarget(db: Queryable, organizationId: string): Promise
  * Ids of the organizations where some role of the actor applies (DECISIONS.md "role scopes"),
  * or 'all' for operator staff whose scope reaches every organization.
  */
-export async function readableOrganizationIds(db: Queryable, actor: Actor): Promise<'all' | string[]> {
+export async function readableOrganizationIds(db: Queryable, actor: Actor & { epoch?: number }): Promise<'all' | string[]> {
+  return epochCache<'all' | string[]>(db, 'readable').through(rolesKey(actor), actor.epoch, () => queryReadable(db, actor));
+}
+
+/** Actors with the same assignments read the same organizations. */
+const rolesKey = (actor: Actor) => actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.scope}`).sort().join(' ');
+
+async function queryReadable(db: Queryable, actor: Actor): Promise<'all' | string[]> {
   const own = actor.roles.filter((a) => a.scope !== 'MANAGED').map((a) => a.organization_id);
   const managing = actor.roles.filter((a) => a.scope !== 'ORGANIZATION');
   if (managing.some((a) => a.organization_role === 'OPERATOR')) return 'all';

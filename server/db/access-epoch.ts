@@ -1,0 +1,53 @@
+/**
+ * Caches of the sign-in work every request repeats (the member and roles behind a token, an
+ * organization's ancestry, the organizations an actor may read), kept per instance and valid for
+ * one access epoch: the number triggers move on at every write to members, role_assignments or
+ * organizations (migration 0004). A request reads the epoch first (one primary-key lookup) and
+ * uses only entries made at that epoch, so a ban or a role change takes effect at the very next
+ * call on every instance (docs/decisions.md "Access cache").
+ *
+ * An entry is tagged with the epoch read *before* its data was read, so its data is at least as new
+ * as that epoch; a request that read a newer epoch never uses it.
+ */
+import type { Queryable } from './database';
+
+export async function readAccessEpoch(db: Queryable): Promise<number> {
+  const row = await db.selectFrom('access_epoch').select('epoch').where('id', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.epoch);
+}
+
+/** A bounded map of values tagged with the epoch they were read at. */
+export class EpochCache<V> {
+  private readonly entries = new Map<string, { epoch: number; value: V }>();
+  constructor(private readonly limit = 10_000) {}
+
+  get(key: string, epoch: number): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.epoch === epoch ? entry.value : undefined;
+  }
+
+  set(key: string, epoch: number, value: V): V {
+    // Bounded without bookkeeping: when full, start again (entries are cheap to rebuild).
+    if (this.entries.size >= this.limit) this.entries.clear();
+    this.entries.set(key, { epoch, value });
+    return value;
+  }
+
+  /** The cached value, or `load()`'s, stored for this epoch. */
+  async through(key: string, epoch: number | undefined, load: () => Promise<V>): Promise<V> {
+    if (epoch === undefined) return load();
+    const hit = this.get(key, epoch);
+    return hit !== undefined ? hit : this.set(key, epoch, await load());
+  }
+}
+
+/** One set of caches per database (tests run several apps, each on its own database, in one process). */
+const perDatabase = new WeakMap<object, Map<string, EpochCache<unknown>>>();
+
+export function epochCache<V>(db: object, name: string): EpochCache<V> {
+  let caches = perDatabase.get(db);
+  if (!caches) perDatabase.set(db, (caches = new Map()));
+  let cache = caches.get(name);
+  if (!cache) caches.set(name, (cache = new EpochCache<unknown>()));
+  return cache as EpochCache<V>;
+}

@@ -1,0 +1,93 @@
+/**
+ * The access cache (db/access-epoch.ts): sign-in work is cached per instance, yet a ban, a role
+ * change or a moved organization takes effect at the very next call, whoever wrote it, and on every
+ * instance of one PostgreSQL database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app';
+import { openDatabase, type Db } from '../../server/db/database';
+import { seedDemoData } from '../../scripts/seed-data';
+import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
+import { START, TEST_CONFIG, signToken, useTestApp } from '../support/test-app';
+
+const dialects = await testDialects();
+
+describe.each(dialects)('access cache on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  const contoso = () => `/api/organizations/${t.org.contoso}`;
+
+  it('shuts a banned member out at the next call even when the ban is written outside the portal', async () => {
+    for (let i = 0; i < 2; i++) expect((await t.call('member@contoso.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
+    await t.db.updateTable('members').set({ date_member_banned: START.toISOString() }).where('member_email', '=', 'member@contoso.example').execute();
+    expect((await t.call('member@contoso.example', { method: 'GET', url: contoso() })).statusCode).toBe(403);
+    await t.db.updateTable('members').set({ date_member_banned: null }).where('member_email', '=', 'member@contoso.example').execute();
+    expect((await t.call('member@contoso.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
+  });
+
+  it('applies a role taken away at the next call', async () => {
+    const upload = { method: 'POST' as const, url: `${contoso()}/certificates`, payload: { certificate: 'not a certificate' } };
+    // Allowed to try (400 for the PEM), then refused (403) once the role is gone.
+    expect((await t.call('issuer@contoso.example', upload)).statusCode).toBe(400);
+    const member = await t.db.selectFrom('members').select('member_id').where('member_email', '=', 'issuer@contoso.example').executeTakeFirstOrThrow();
+    await t.db.updateTable('role_assignments').set({ role: 'MEMBER' }).where('member_id', '=', member.member_id).where('role', '=', 'ISSUER').execute();
+    try {
+      expect((await t.call('issuer@contoso.example', upload)).statusCode).toBe(403);
+    } finally {
+      await t.db.updateTable('role_assignments').set({ role: 'ISSUER' }).where('member_id', '=', member.member_id).where('role', '=', 'MEMBER').execute();
+    }
+    expect((await t.call('issuer@contoso.example', upload)).statusCode).toBe(400);
+  });
+
+  it('follows an organization moved to another parent at the next call', async () => {
+    expect((await t.call('admin@northwind.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
+    const lists = async () => (await t.call('admin@northwind.example', { method: 'GET', url: '/api/organizations' })).json().map((o: { organization_id: string }) => o.organization_id);
+    expect(await lists()).toContain(t.org.contoso);
+    await t.db.updateTable('organizations').set({ parent_organization_id: t.org.operator }).where('organization_id', '=', t.org.contoso).execute();
+    try {
+      expect((await t.call('admin@northwind.example', { method: 'GET', url: contoso() })).statusCode).toBe(404);
+      expect(await lists()).not.toContain(t.org.contoso);
+    } finally {
+      await t.db.updateTable('organizations').set({ parent_organization_id: t.org.northwind }).where('organization_id', '=', t.org.contoso).execute();
+    }
+    expect((await t.call('admin@northwind.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(dialects.includes('postgres'))('two instances on one PostgreSQL', () => {
+  let database: TestDatabase;
+  let second: Db;
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+  let contosoId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    await seedDemoData(database.db, START);
+    second = openDatabase({ databaseUrl: database.url });
+    a = await buildApp({ config: TEST_CONFIG, db: database.db, logger: false });
+    b = await buildApp({ config: TEST_CONFIG, db: second, logger: false });
+    contosoId = (await database.db.selectFrom('organizations').select('organization_id').where('organization_name', '=', 'Contoso').executeTakeFirstOrThrow()).organization_id;
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await second?.destroy();
+    await database?.drop();
+  });
+
+  const as = async (email: string) => ({ authorization: `Bearer ${await signToken(database.db, { email, email_verified: true })}` });
+
+  it('sees a ban made through one instance at the next call to the other', async () => {
+    const member = await as('member@contoso.example');
+    const url = `/api/organizations/${contosoId}`;
+    for (const app of [a, b, a, b]) expect((await app.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
+    const memberId = (await database.db.selectFrom('members').select('member_id').where('member_email', '=', 'member@contoso.example').executeTakeFirstOrThrow()).member_id;
+    const ban = await a.inject({ method: 'POST', url: `${url}/members/${memberId}/ban`, headers: await as('supervisor@operator.example') });
+    expect(ban.statusCode).toBe(200);
+    expect((await b.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
+    expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
+    expect((await b.inject({ method: 'POST', url: `${url}/members/${memberId}/unban`, headers: await as('supervisor@operator.example') })).statusCode).toBe(200);
+    expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
+  });
+});
