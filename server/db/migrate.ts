@@ -5,18 +5,22 @@ import * as initial from './migrations/20261121_0001_initial';
 import * as licenseNames from './migrations/20261121_0002_license_names';
 import * as journalSearch from './migrations/20261122_0003_journal_search';
 import * as accessEpoch from './migrations/20261123_0004_access_epoch';
+import * as journalSequence from './migrations/20261123_0005_journal_sequence';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
   '20261121_0002_license_names': licenseNames,
   '20261122_0003_journal_search': journalSearch,
   '20261123_0004_access_epoch': accessEpoch,
+  '20261123_0005_journal_sequence': journalSequence,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+export const migrator = (db: Db) => new Migrator({ db, provider });
+
 export async function migrateToLatest(db: Db): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await migrator(db).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);

@@ -111,6 +111,14 @@ export interface AuditRecordsTable {
   message: string;
   member_email: string | null;
   date_created: string;
+  /** 1, 2, 3… per organization, set by a trigger at insert (migration 0005); null without organization. */
+  sequence: Generated<number | null>;
+}
+
+/** How many journal records each organization has (migration 0005). */
+export interface JournalCountersTable {
+  organization_id: string;
+  total: number;
 }
 
 /** Sign-in accounts of the built-in identity provider. */
@@ -163,6 +171,7 @@ export interface Database {
   oidc_payloads: OidcPayloadsTable;
   settings: SettingsTable;
   access_epoch: AccessEpochTable;
+  journal_counters: JournalCountersTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
