@@ -1,121 +1,111 @@
 /**
- * `npm run bench`: the speed and memory targets, measured on generated data (not in the tests).
- * Builds a SQLite database (or PostgreSQL with BENCH_DATABASE_URL) with many organizations,
- * certificates and journal records, then times the pages people open most through the real app.
+ * `npm run bench`: speed and memory of the real portal at a vendor's scale (docs/performance.md).
+ * Generates (or reuses) the data set, starts the portal and a bare Fastify server as child
+ * processes, loads each target over HTTP with autocannon interleaved with bare Fastify, prints a
+ * table with PASS/FAIL per target and writes everything to bench-results/<engine>-<time>.json.
+ * Exits 1 when a target fails. Not part of `npm test`.
  *
- *   BENCH_CERTIFICATES (default 100000), BENCH_AUDIT (default 1000000), BENCH_ORGS (default 200)
+ *   BENCH_SIZE=quick (≈ 1/20), BENCH_ORGS, BENCH_CERTIFICATES, BENCH_LICENSES, BENCH_MEMBERS, BENCH_AUDIT,
+ *   BENCH_DATABASE_URL (PostgreSQL), BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ONLY, BENCH_REGENERATE=1
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase, type Db } from '../server/db/database';
-import { migrateToLatest } from '../server/db/migrate';
-import { buildApp } from '../server/app';
-import { seedDemoData } from './seed-data';
-import { signToken, TEST_CONFIG } from '../test/support/test-app';
+import { SignJWT, importJWK, type JWK } from 'jose';
+import { BUILT_IN_AUDIENCE } from '../server/config';
+import { loadBenchConfig } from './bench/config';
+import { prepareDatabase } from './bench/database';
+import { freePort, startBareFastify, startPortal, type ServerProcess } from './bench/servers';
+import { load } from './bench/load';
+import { makePortal, measureRebuild, runTargets, type Portal, type RebuildResult } from './bench/runner';
+import { buildTargets } from './bench/targets';
+import { judge, table } from './bench/report';
 
-const CERTIFICATES = Number(process.env.BENCH_CERTIFICATES ?? 100_000);
-const AUDIT = Number(process.env.BENCH_AUDIT ?? 1_000_000);
-const ORGS = Number(process.env.BENCH_ORGS ?? 200);
+const log = (line: string) => console.log(line);
 
-/** Targets: the 95th percentile of each page, in milliseconds, and the heap after the run. */
-// A journal search is a "contains" over reason and message, which no b-tree index serves: it reads the
-// organization's records, so it has its own, looser target (docs/decisions.md "Organizations and members").
-const TARGETS = { listPageP95: 150, journalPageP95: 100, journalSearchP95: 500, exportP95: 3000, heapMiB: 512 };
-
-async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>, size = 500) {
-  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+async function token(key: JWK, issuer: string, email: string): Promise<string> {
+  return new SignJWT({ email, email_verified: true, name: email.split('@')[0] })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(issuer)
+    .setAudience(BUILT_IN_AUDIENCE)
+    .setSubject(email)
+    .setIssuedAt()
+    .setExpirationTime('6h')
+    .sign(await importJWK(key, 'ES256'));
 }
 
-async function generate(db: Db, now: Date) {
-  await seedDemoData(db, now);
-  const operator = (await db.selectFrom('organizations').select('organization_id').where('organization_role', '=', 'OPERATOR').executeTakeFirstOrThrow()).organization_id;
-  const orgs = Array.from({ length: ORGS }, (_, i) => ({
-    organization_id: randomUUID(), organization_name: `Bench Customer ${i}`, organization_role: 'CUSTOMER' as const,
-    parent_organization_id: operator, website: null, logo_url: null, address: null, ban_note: null, date_organization_banned: null,
-    date_created: now.toISOString(),
-  }));
-  await insertInChunks(orgs, (chunk) => db.insertInto('organizations').values(chunk).execute(), 200);
-  const day = 86_400_000;
-  const certificates = Array.from({ length: CERTIFICATES }, (_, i) => {
-    const dn = `CN=device-${i}.bench.example,O=Bench Customer ${i % ORGS},C=DE`;
-    const from = now.getTime() - (i % 700) * day;
-    return {
-      distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: orgs[i % ORGS].organization_id, description: `device ${i}`,
-      owner_member_id: null, approver_member_id: null, date_not_before: new Date(from).toISOString(), date_not_after: new Date(from + 365 * day).toISOString(),
-      date_approved: i % 3 ? new Date(from).toISOString() : null, date_revoked: i % 17 === 0 ? now.toISOString() : null, date_expiry_acknowledged: null,
-      date_created: new Date(from).toISOString(), certificate_pem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
-      serial_number: i.toString(16), signature: 'AB', signature_algorithm: 'ecdsa-with-SHA256', version: 3,
-    };
-  });
-  await insertInChunks(certificates, (chunk) => db.insertInto('certificates').values(chunk).execute(), 200);
-  const target = orgs[0].organization_id;
-  for (let done = 0; done < AUDIT; done += 10_000) {
-    const rows = Array.from({ length: Math.min(10_000, AUDIT - done) }, (_, i) => ({
-      organization_id: (done + i) % 2 ? target : orgs[(done + i) % ORGS].organization_id,
-      reason: (done + i) % 5 ? 'CERTIFICATE_UPLOADED' : 'LICENSE_REQUESTED', message: `bench record ${done + i}`,
-      member_email: 'bench@operator.example', date_created: new Date(now.getTime() - (AUDIT - done - i) * 1000).toISOString(),
-    }));
-    await insertInChunks(rows, (chunk) => db.insertInto('audit_records').values(chunk).execute(), 1000);
-  }
-  return { target };
-}
-
-function percentile(values: number[], p: number) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version, platform: `${os.type()} ${os.release()}`, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
 }
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
-  const db = openDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL, sqliteFile: path.join(dir, 'bench.db') });
-  await migrateToLatest(db);
-  const now = new Date();
-  console.log(`Generating ${ORGS} organizations, ${CERTIFICATES} certificates, ${AUDIT} journal records…`);
-  const started = Date.now();
-  const { target } = await generate(db, now);
-  console.log(`  done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const app = await buildApp({ config: { ...TEST_CONFIG, logLevel: 'silent' }, db, logger: false });
-  await app.ready();
-  const bearer = async (email: string) => ({ authorization: `Bearer ${await signToken(db, { email, email_verified: true }, { expiresIn: '1h' })}` });
-  const supervisor = await bearer('supervisor@operator.example');
-  const devops = await bearer('devops@operator.example');
+  const config = loadBenchConfig();
+  const startedAt = new Date();
+  const host = machine();
+  log(`Benchmark on ${config.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${config.size} size: ${JSON.stringify(config.sizes)}`);
+  log(`Machine: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node.js ${host.node}, load average ${host.loadAverage.join(' ')}`);
 
-  const measure = async (label: string, urls: string[], runs: number, targetMs: number, headers = supervisor) => {
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const url = urls[i % urls.length];
-      const t0 = performance.now();
-      const res = await app.inject({ method: 'GET', url, headers });
-      times.push(performance.now() - t0);
-      if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
-    }
-    const p95 = percentile(times, 95);
-    const ok = p95 <= targetMs;
-    console.log(`${ok ? 'PASS' : 'FAIL'} ${label}: p95 ${p95.toFixed(1)} ms (median ${percentile(times, 50).toFixed(1)} ms, target ${targetMs} ms)`);
-    return ok;
+  const database = await prepareDatabase(config, log);
+  log(database.generationSeconds == null ? `Data set ${database.cacheKey} reused` : `Data set ${database.cacheKey} generated in ${database.generationSeconds.toFixed(1)} s`);
+
+  const port = await freePort();
+  const servers: ServerProcess[] = [];
+  let portal: Portal | undefined;
+  const stopAll = async () => {
+    await Promise.all([...servers.map((s) => s.stop()), portal?.current.stop()]);
   };
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    // Cold start: spawn to /readyz answering, with the database already there.
+    const coldStartMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = await startPortal(port, database.serverEnv);
+      coldStartMs.push(started.startupMs);
+      await started.stop();
+    }
+    log(`Cold starts: ${coldStartMs.map((m) => `${Math.round(m)} ms`).join(', ')}`);
+    portal = await makePortal(port, database.serverEnv, log);
+    const bare = await startBareFastify(await freePort());
+    servers.push(bare);
 
-  const results = [
-    await measure('certificate list of one organization', [`/api/organizations/${target}/certificates`, `/api/organizations/${target}/certificates?name=device-1&hideExpired=true`], 40, TARGETS.listPageP95),
-    await measure('certificate list across organizations', ['/api/certificates?limit=100', '/api/certificates?name=device-99&hideRequests=true', '/api/certificates?offset=5000'], 40, TARGETS.listPageP95),
-    await measure('journal first page', [`/api/organizations/${target}/auditrecords`], 20, TARGETS.journalPageP95),
-    await measure('journal deep page', [`/api/organizations/${target}/auditrecords?offset=200000`], 10, TARGETS.journalPageP95),
-    await measure('journal search', [`/api/organizations/${target}/auditrecords?filter=LICENSE`], 10, TARGETS.journalSearchP95),
-    await measure('pending approvals', ['/api/approve'], 10, TARGETS.listPageP95 * 2),
-    await measure('gateway certificate archive', ['/api/piston/certs'], 3, TARGETS.exportP95, devops),
-  ];
-  const heap = process.memoryUsage().heapUsed / 1024 / 1024;
-  const heapOk = heap <= TARGETS.heapMiB;
-  console.log(`${heapOk ? 'PASS' : 'FAIL'} heap after the run: ${heap.toFixed(0)} MiB (target ${TARGETS.heapMiB} MiB)`);
-  await app.close();
-  await db.destroy();
-  fs.rmSync(dir, { recursive: true, force: true });
-  const passed = results.filter(Boolean).length + (heapOk ? 1 : 0);
-  const failed = results.length + 1 - passed;
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+    const issuer = `http://127.0.0.1:${port}/oidc`;
+    const tokens = {
+      supervisor: await token(database.signingKey, issuer, 'supervisor@operator.example'),
+      devops: await token(database.signingKey, issuer, 'devops@operator.example'),
+      approver: await token(database.signingKey, issuer, 'approver@operator.example'),
+    };
+    const targets = buildTargets(database.facts).filter((t) => config.only.length === 0 || config.only.some((o) => t.id.includes(o)));
+    await load({ url: `${bare.url}/`, connections: config.connections, duration: 2, expect: 200 }); // warm-up
+    const runs = await runTargets(config, portal, `${bare.url}/`, targets, tokens, database.busy, log);
+    let rebuild: RebuildResult = { runsMs: [], eventLoopP99Ms: [], error: 'not measured (BENCH_ONLY)' };
+    if (config.only.length === 0 || config.only.includes('rebuild')) {
+      log('Certificate archive after a change');
+      rebuild = await measureRebuild(portal, tokens, config.rounds, database.busy);
+    }
+    await stopAll();
+
+    const verdict = judge(runs, config.engine, { coldStartMs, rebuild });
+    const text = table(verdict);
+    log(`\n${text}\n\n${verdict.passed} passed, ${verdict.failed} failed`);
+    fs.mkdirSync(config.resultsDir, { recursive: true });
+    const file = path.join(config.resultsDir, `${config.engine}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+    fs.writeFileSync(file, `${JSON.stringify({
+      engine: config.engine, size: config.size, sizes: config.sizes, startedAt: startedAt.toISOString(),
+      minutes: Number(((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)), machine: { ...host, loadAverageAtEnd: os.loadavg() },
+      method: { rounds: config.rounds, durationSeconds: config.duration, singleClientSeconds: config.singleDuration, connections: config.connections },
+      dataset: { key: database.cacheKey, generationSeconds: database.generationSeconds, facts: database.facts },
+      verdict, table: text, runs,
+    }, null, 2)}\n`);
+    log(`Results: ${path.relative(process.cwd(), file)}`);
+    process.exitCode = verdict.failed ? 1 : 0;
+  } finally {
+    await stopAll();
+    await database.cleanup();
+  }
 }
 
 main().catch((error) => {

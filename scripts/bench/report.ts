@@ -1,0 +1,132 @@
+/**
+ * The verdict: per target the median over the rounds of the throughput ratio, p50 and p99 (and of
+ * the single-client p99), the worst event-loop delay p99 and RSS of any round, each against its
+ * limit; a Markdown table for the console and docs/performance.md, and everything as JSON.
+ */
+import { LIMITS, pick, type Engine, type Target } from './targets';
+import type { RebuildResult, TargetRun } from './runner';
+
+export interface Row {
+  id: string;
+  label: string;
+  path: string;
+  probe?: TargetRun['probe'];
+  rounds: number;
+  ratio: number | null;
+  rps: number | null;
+  bareRps: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  singleP99Ms: number | null;
+  eventLoopP99Ms: number | null;
+  rssPeakMb: number | null;
+  unexpected: number;
+  limits: { ratio?: number; p99Ms?: number; singleP99Ms?: number; eventLoopP99Ms: number; rssMb: number };
+  failures: string[];
+  pass: boolean;
+  aborted?: string;
+}
+
+const median = (values: number[]) => {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const max = (values: (number | null)[]) => {
+  const known = values.filter((v): v is number => v != null);
+  return known.length ? Math.max(...known) : null;
+};
+
+export function summarize(run: TargetRun, engine: Engine): Row {
+  const { target, rounds } = run;
+  const limits = {
+    ratio: pick(target.ratio, engine), p99Ms: pick(target.p99Ms, engine), singleP99Ms: pick(target.singleP99Ms, engine),
+    eventLoopP99Ms: LIMITS.eventLoopP99Ms, rssMb: LIMITS.rssMb,
+  };
+  const singles = rounds.map((r) => r.single).filter((s) => s != null);
+  const row: Row = {
+    id: target.id, label: target.label, path: target.path, probe: run.probe, rounds: rounds.length,
+    ratio: median(rounds.map((r) => r.ratio)), rps: median(rounds.map((r) => r.portal.rps)), bareRps: median(rounds.map((r) => r.bare.rps)),
+    p50Ms: median(rounds.map((r) => r.portal.p50Ms)), p99Ms: median(rounds.map((r) => r.portal.p99Ms)),
+    singleP99Ms: median(singles.map((s) => s.p99Ms)),
+    eventLoopP99Ms: max(rounds.map((r) => r.eventLoopP99Ms)), rssPeakMb: max(rounds.map((r) => r.rssPeakMb)),
+    unexpected: rounds.reduce((n, r) => n + r.portal.unexpected + (r.single?.unexpected ?? 0), 0),
+    limits, failures: [], pass: false, aborted: run.aborted,
+  };
+  const f = row.failures;
+  if (run.aborted) f.push(`aborted (${run.aborted})`);
+  if (row.unexpected) f.push(`${row.unexpected} errors/timeouts`);
+  if (limits.ratio != null && !(row.ratio != null && row.ratio >= limits.ratio)) f.push('throughput');
+  if (limits.p99Ms != null && !(row.p99Ms != null && row.p99Ms <= limits.p99Ms)) f.push('p99');
+  if (limits.singleP99Ms != null && !(row.singleP99Ms != null && row.singleP99Ms <= limits.singleP99Ms)) f.push('1-client p99');
+  if (rounds.length && !(row.eventLoopP99Ms != null && row.eventLoopP99Ms <= limits.eventLoopP99Ms)) f.push('event loop');
+  if (rounds.length && !(row.rssPeakMb != null && row.rssPeakMb <= limits.rssMb)) f.push('RSS');
+  row.pass = f.length === 0;
+  return row;
+}
+
+function ms(v: number | null): string {
+  if (v == null) return '–';
+  return v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v).toLocaleString('en')} ms`;
+}
+function percent(v: number | null): string {
+  if (v == null) return '–';
+  const p = v * 100;
+  return `${p < 1 ? p.toFixed(2) : p < 10 ? p.toFixed(1) : p.toFixed(0)} %`;
+}
+const within = (value: string, limit: string | undefined) => (limit ? `${value} (${limit})` : value);
+
+export interface Extra {
+  coldStartMs: number[];
+  rebuild: RebuildResult;
+}
+
+export interface Verdict {
+  rows: Row[];
+  coldStart: { runsMs: number[]; medianMs: number | null; pass: boolean };
+  rebuild: RebuildResult & { medianMs: number | null; eventLoopP99Ms: (number | null)[]; pass: boolean };
+  passed: number;
+  failed: number;
+}
+
+export function judge(runs: TargetRun[], engine: Engine, extra: Extra): Verdict {
+  const rows = runs.map((r) => summarize(r, engine));
+  const coldMedian = median(extra.coldStartMs);
+  const coldStart = { runsMs: extra.coldStartMs, medianMs: coldMedian, pass: coldMedian != null && coldMedian <= LIMITS.coldStartMs };
+  const rebuildMedian = median(extra.rebuild.runsMs);
+  const rebuildLoop = max(extra.rebuild.eventLoopP99Ms);
+  const rebuild = {
+    ...extra.rebuild, medianMs: rebuildMedian,
+    pass: !extra.rebuild.error && rebuildMedian != null && rebuildMedian <= LIMITS.rebuildMs && rebuildLoop != null && rebuildLoop <= LIMITS.eventLoopP99Ms,
+  };
+  const verdicts = [...rows.map((r) => r.pass), coldStart.pass, rebuild.pass];
+  const passed = verdicts.filter(Boolean).length;
+  return { rows, coldStart, rebuild, passed, failed: verdicts.length - passed };
+}
+
+export function table(verdict: Verdict): string {
+  const lines = [
+    '| request | throughput vs bare Fastify | p50 / p99 at 50 connections | 1 client p99 | event loop p99 | RSS peak | result |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of verdict.rows) {
+    const { limits } = r;
+    lines.push(
+      `| ${r.label} | ${within(percent(r.ratio), limits.ratio != null ? `≥ ${percent(limits.ratio)}` : undefined)} ` +
+        `| ${within(`${ms(r.p50Ms)} / ${ms(r.p99Ms)}`, limits.p99Ms != null ? `≤ ${limits.p99Ms} ms` : undefined)} ` +
+        `| ${r.singleP99Ms == null && limits.singleP99Ms == null ? '' : within(ms(r.singleP99Ms), limits.singleP99Ms != null ? `≤ ${limits.singleP99Ms} ms` : undefined)} ` +
+        `| ${ms(r.eventLoopP99Ms)} | ${r.rssPeakMb == null ? '–' : `${Math.round(r.rssPeakMb)} MB`} ` +
+        `| ${r.pass ? 'PASS' : `**FAIL**: ${r.failures.join(', ')}`} |`,
+    );
+  }
+  const c = verdict.coldStart;
+  lines.push(`| cold start with the existing database (median of ${c.runsMs.length}) | | ${within(ms(c.medianMs), `≤ ${LIMITS.coldStartMs.toLocaleString('en')} ms`)} | | | | ${c.pass ? 'PASS' : '**FAIL**'} |`);
+  const b = verdict.rebuild;
+  lines.push(
+    `| certs archive rebuilt after a change (one GET after an approval, median of ${b.runsMs.length}) | ` +
+      `| ${within(ms(b.medianMs), `≤ ${LIMITS.rebuildMs.toLocaleString('en')} ms`)} | | ${ms(max(b.eventLoopP99Ms))} | ` +
+      `| ${b.pass ? 'PASS' : `**FAIL**${b.error ? `: ${b.error}` : ''}`} |`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,196 @@
+/**
+ * The processes under test: the real portal (`node --import tsx server/main.ts`, as `npm start`
+ * runs it) and the bare Fastify server, each a child process on its own port; and what is read
+ * from the portal while it is loaded: its RSS from /proc (peak, sampled) and its event-loop delay
+ * from /metrics (prom-client's `nodejs_eventloop_lag_p99_seconds`, reset by every scrape).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { ROOT } from './config';
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn until it answered `readyPath`. */
+  startupMs: number;
+  /** The last lines it printed, for error messages. */
+  output(): string;
+  /** SIGTERM (graceful), SIGKILL after 10 s; `kill` sends SIGKILL at once. */
+  stop(kill?: boolean): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** GET that answers true for a 200 within `timeoutMs`. */
+export async function answers(url: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `url` until it answers 200 or `timeoutMs` passed. */
+export async function waitUntilAnswering(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (await answers(url, Math.max(100, Math.min(5_000, deadline - performance.now())))) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+/** The portal's own settings are given explicitly; none leaks in from the caller's environment. */
+const PORTAL_VARIABLES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SEED_DEMO|OIDC_.*|MASTER_SECRET_FILE|LOG_LEVEL|TRUST_PROXY|WEB_ROOT)$/;
+
+async function startProcess(script: string, port: number, env: Record<string, string>, readyPath: string, timeoutMs: number): Promise<ServerProcess> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !PORTAL_VARIABLES.test(k)));
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...inherited, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const url = `http://127.0.0.1:${port}`;
+  const ready = await Promise.race([waitUntilAnswering(`${url}${readyPath}`, timeoutMs), exit.then(() => false)]);
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`${script} did not start within ${timeoutMs} ms:\n${tail}`);
+  }
+  const startupMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid!,
+    startupMs,
+    output: () => tail,
+    async stop(kill = false) {
+      if (exited) return;
+      child.kill(kill ? 'SIGKILL' : 'SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export function startPortal(port: number, databaseEnv: Record<string, string>): Promise<ServerProcess> {
+  return startProcess('server/main.ts', port, {
+    ...databaseEnv,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+  }, '/readyz', 120_000);
+}
+
+export function startBareFastify(port: number): Promise<ServerProcess> {
+  return startProcess('scripts/bench/hello-server.ts', port, {}, '/', 30_000);
+}
+
+/** Resident set size of a process in MiB, from /proc (Linux); null elsewhere. */
+export function rssMb(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every 200 ms; calls `onSample` with each value. */
+export function sampleRss(pid: number, onSample: (mb: number) => void): { stop(): number | null } {
+  let peak: number | null = null;
+  const take = () => {
+    const mb = rssMb(pid);
+    if (mb == null) return;
+    peak = Math.max(peak ?? 0, mb);
+    onSample(mb);
+  };
+  take();
+  const timer = setInterval(take, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
+}
+
+export interface PortalMetrics {
+  /** p99 of the event-loop delay since the previous scrape, ms. */
+  eventLoopP99Ms: number | null;
+  eventLoopMaxMs: number | null;
+  rssMb: number | null;
+}
+
+/** Reads /metrics; null when it did not answer within `timeoutMs`. */
+export async function scrapeMetrics(url: string, timeoutMs = 120_000): Promise<PortalMetrics | null> {
+  try {
+    const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    const value = (name: string) => {
+      const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text);
+      return match ? Number(match[1]) : null;
+    };
+    const ms = (v: number | null) => (v == null ? null : v * 1000);
+    const rss = value('process_resident_memory_bytes');
+    return {
+      eventLoopP99Ms: ms(value('nodejs_eventloop_lag_p99_seconds')),
+      eventLoopMaxMs: ms(value('nodejs_eventloop_lag_max_seconds')),
+      rssMb: rss == null ? null : rss / 1024 / 1024,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system) a process used so far, in seconds, from /proc (Linux); null elsewhere. */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    // Fields after the parenthesised name: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the process is idle: under 5 % of a core for half a second, and `busy` (the
+ * database's own work) says nothing is running. A load that stops leaves requests the portal
+ * already read; they run on and would be counted against the next run.
+ */
+export async function waitIdle(pid: number, busy: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const before = cpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = cpuSeconds(pid);
+    if ((before == null || after == null || after - before < 0.025) && !(await busy())) return true;
+  }
+  return false;
+}

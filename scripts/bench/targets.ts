@@ -1,0 +1,66 @@
+/**
+ * What is measured and what it must reach: issue 10, "Targets", on this 2-core machine.
+ * Pairs are [SQLite, PostgreSQL]; PostgreSQL shares the two cores with the portal, hence its
+ * lower ratios. Every loaded run also has to keep the event-loop delay p99 and the RSS in bounds.
+ */
+import type { DatasetFacts } from './dataset';
+
+export type Engine = 'sqlite' | 'postgres';
+type PerEngine = readonly [sqlite: number, postgres: number];
+
+export interface Target {
+  id: string;
+  label: string;
+  path: string;
+  as: 'supervisor' | 'devops';
+  /** Ask once for the ETag and send it as If-None-Match: the answers are 304s. */
+  conditional?: boolean;
+  /** At 50 connections: throughput as a share of bare Fastify's (0.2 = 20 %) and p99 in ms. */
+  ratio?: PerEngine;
+  p99Ms?: PerEngine;
+  /** One client at a time: p99 in ms. */
+  singleP99Ms?: PerEngine;
+}
+
+export const LIMITS = { eventLoopP99Ms: 50, rssMb: 250, coldStartMs: 2_000, rebuildMs: 1_000 } as const;
+
+export function pick(value: PerEngine | undefined, engine: Engine): number | undefined {
+  return value?.[engine === 'sqlite' ? 0 : 1];
+}
+
+export function buildTargets(facts: DatasetFacts): Target[] {
+  const large = `/api/organizations/${facts.largeOrganizationId}`;
+  const page = 'offset=0&limit=100';
+  const list = { as: 'supervisor' as const, ratio: [0.15, 0.08] as const, p99Ms: [40, 60] as const };
+  const certificates = { as: 'supervisor' as const, ratio: [0.2, 0.1] as const, p99Ms: [25, 40] as const };
+  // The journal offsets of issue 10 are for 500,000 records; smaller data sets scale them down.
+  const scale = Math.min(1, facts.largeJournal / 500_000);
+  const journal = [0, 10_000, 100_000, 400_000].map((offset) => Math.round(offset * scale));
+  return [
+    { id: 'one-row', label: 'one organization (reference: an authenticated one-row GET)', path: large, as: 'supervisor' },
+    { id: 'certs-default', label: 'certificates of the large organization, default query', path: `${large}/certificates?${page}`, ...certificates },
+    {
+      id: 'certs-filtered', label: `same, name "${facts.certificateFilter}" + hide expired`,
+      path: `${large}/certificates?name=${encodeURIComponent(facts.certificateFilter)}&hideExpired=true&${page}`, ...certificates,
+    },
+    { id: 'licenses-org', label: 'licenses of the large organization', path: `${large}/licenses?${page}`, ...list },
+    { id: 'members-org', label: 'members of the large organization', path: `${large}/members?${page}`, ...list },
+    { id: 'organizations', label: 'organizations', path: `/api/organizations?${page}`, ...list },
+    { id: 'admin-certs', label: 'admin list: certificates of all organizations', path: `/api/certificates?${page}`, ...list },
+    { id: 'admin-licenses', label: 'admin list: licenses of all organizations', path: `/api/licenses?${page}`, ...list },
+    { id: 'admin-members', label: 'admin list: members of all organizations', path: `/api/members?${page}`, ...list },
+    ...journal.map((offset) => ({
+      id: `journal-${offset}`, label: `journal of the large organization, offset ${offset.toLocaleString('en')}`,
+      path: `${large}/auditrecords?offset=${offset}&limit=100`, as: 'supervisor' as const,
+      ratio: [0.15, 0.08] as const, singleP99Ms: [10, 10] as const,
+    })),
+    {
+      id: 'journal-filter', label: `journal with the text filter "${facts.journalFilter}"`,
+      path: `${large}/auditrecords?filter=${encodeURIComponent(facts.journalFilter)}&offset=0&limit=100`, as: 'supervisor', singleP99Ms: [50, 50],
+    },
+    { id: 'pending-approvals', label: 'pending approvals (GET /api/approve)', path: '/api/approve', as: 'supervisor', p99Ms: [25, 25] },
+    { id: 'pending-acks', label: 'pending acknowledgements (GET /api/acknowledge)', path: '/api/acknowledge', as: 'supervisor', p99Ms: [25, 25] },
+    { id: 'routes-304', label: 'routes.hcl with a matching If-None-Match (304)', path: '/api/piston/routes.hcl', as: 'devops', conditional: true, ratio: [0.7, 0.5] },
+    { id: 'certs-304', label: 'certs archive with a matching If-None-Match (304)', path: '/api/piston/certs', as: 'devops', conditional: true, ratio: [0.7, 0.5] },
+  ];
+}
