@@ -8,12 +8,13 @@
  *   BENCH_SIZE=quick (≈ 1/20), BENCH_ORGS, BENCH_CERTIFICATES, BENCH_LICENSES, BENCH_MEMBERS, BENCH_AUDIT,
  *   BENCH_DATABASE_URL (PostgreSQL), BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ONLY, BENCH_REGENERATE=1
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { BUILT_IN_AUDIENCE } from '../server/config';
-import { loadBenchConfig } from './bench/config';
+import { ROOT, loadBenchConfig } from './bench/config';
 import { prepareDatabase } from './bench/database';
 import { freePort, startBareFastify, startPortal, type ServerProcess } from './bench/servers';
 import { load } from './bench/load';
@@ -42,11 +43,26 @@ function machine() {
   };
 }
 
+/** The code measured: the commit, and the server files changed on top of it (others may be editing the tree). */
+function code() {
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+    } catch {
+      return '';
+    }
+  };
+  const changed = git('status', '--porcelain', '--', 'server', 'common', 'scripts/seed-data.ts').split('\n').filter(Boolean).map((l) => l.slice(3));
+  return { commit: git('rev-parse', '--short', 'HEAD').trim(), changed };
+}
+
 async function main() {
   const config = loadBenchConfig();
   const startedAt = new Date();
   const host = machine();
+  const measured = code();
   log(`Benchmark on ${config.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${config.size} size: ${JSON.stringify(config.sizes)}`);
+  log(`Code: ${measured.commit}${measured.changed.length ? ` with uncommitted changes in ${measured.changed.join(', ')}` : ''}`);
   log(`Machine: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node.js ${host.node}, load average ${host.loadAverage.join(' ')}`);
 
   const database = await prepareDatabase(config, log);
@@ -95,7 +111,7 @@ async function main() {
     const file = path.join(config.resultsDir, `${config.engine}-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
     fs.writeFileSync(file, `${JSON.stringify({
       engine: config.engine, size: config.size, sizes: config.sizes, startedAt: startedAt.toISOString(),
-      minutes: Number(((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)), machine: { ...host, loadAverageAtEnd: os.loadavg() },
+      minutes: Number(((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)), code: measured, machine: { ...host, loadAverageAtEnd: os.loadavg() },
       method: { rounds: config.rounds, durationSeconds: config.duration, singleClientSeconds: config.singleDuration, connections: config.connections },
       dataset: { key: database.cacheKey, generationSeconds: database.generationSeconds, facts: database.facts },
       verdict, table: text, runs,

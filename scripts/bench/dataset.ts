@@ -63,12 +63,14 @@ const col = (...names: string[]) => names.map((n) => [n, 'text'] as const);
 
 class Batcher {
   private rows: unknown[][] = [];
-  constructor(private sink: Sink, private table: string, private columns: readonly (readonly [string, ColumnType])[]) {}
+  /** `parent`: the batcher of the rows these refer to, flushed first. */
+  constructor(private sink: Sink, private table: string, private columns: readonly (readonly [string, ColumnType])[], private parent?: Batcher) {}
   async add(row: unknown[]) {
     this.rows.push(row);
     if (this.rows.length >= BATCH) await this.flush();
   }
   async flush() {
+    await this.parent?.flush();
     if (this.rows.length) await this.sink.insert(this.table, this.columns, this.rows);
     this.rows = [];
   }
@@ -101,7 +103,7 @@ export async function generateDataset(db: Db, sink: Sink, sizes: Sizes, largeSha
   const partnerCount = Math.max(1, Math.round(sizes.organizations / 100));
   const orgs: Org[] = [];
   const organizations = new Batcher(sink, 'organizations', col('organization_id', 'organization_name', 'organization_role', 'parent_organization_id', 'website', 'logo_url', 'address', 'ban_note', 'date_organization_banned', 'date_created'));
-  const domains = new Batcher(sink, 'organization_domains', col('organization_id', 'domain'));
+  const domains = new Batcher(sink, 'organization_domains', col('organization_id', 'domain'), organizations);
   for (let i = 0; i < sizes.organizations; i++) {
     const partner = i < partnerCount;
     const large = i === partnerCount;
@@ -125,7 +127,7 @@ export async function generateDataset(db: Db, sink: Sink, sizes: Sizes, largeSha
 
   // Members: a tenth in the large organization, the rest spread over the others; one role each.
   const members = new Batcher(sink, 'members', col('member_id', 'organization_id', 'member_email', 'name', 'given_name', 'family_name', 'job_role', 'mobile_phone', 'office_phone', 'address', 'ban_note', 'date_member_banned', 'date_created'));
-  const roles = new Batcher(sink, 'role_assignments', col('member_id', 'organization_id', 'role', 'scope'));
+  const roles = new Batcher(sink, 'role_assignments', col('member_id', 'organization_id', 'role', 'scope'), members);
   const largeMembers = Math.round(sizes.members * 0.1);
   for (let i = 0; i < sizes.members; i++) {
     const org = i < largeMembers ? largeOrg : others[i % others.length];

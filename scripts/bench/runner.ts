@@ -125,9 +125,9 @@ export async function runTargets(
       }
       log(
         `  ${target.id}: ${(roundResult.ratio * 100).toFixed(2)} % of bare (${result.rps.toFixed(0)}/${bare.rps.toFixed(0)} req/s), ` +
-          `p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB` +
+          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB` +
           (result.unexpected ? `, ${result.unexpected} unexpected (${JSON.stringify(result.statuses)}, ${result.timeouts} timeouts)` : '') +
-          (roundResult.single ? `; 1 client p99 ${roundResult.single.p99Ms} ms` : ''),
+          (roundResult.single ? `; 1 client p99 ${roundResult.single.p99Ms.toFixed(1)} ms` : ''),
       );
       await pause(500);
     }
