@@ -6,6 +6,7 @@ import * as licenseNames from './migrations/20261121_0002_license_names';
 import * as journalSearch from './migrations/20261122_0003_journal_search';
 import * as accessEpoch from './migrations/20261123_0004_access_epoch';
 import * as journalSequence from './migrations/20261123_0005_journal_sequence';
+import * as listIndexes from './migrations/20261123_0006_list_indexes';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '20261122_0003_journal_search': journalSearch,
   '20261123_0004_access_epoch': accessEpoch,
   '20261123_0005_journal_sequence': journalSequence,
+  '20261123_0006_list_indexes': listIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

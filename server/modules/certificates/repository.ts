@@ -1,7 +1,7 @@
 /** Certificate queries. The organization is always part of the WHERE clause (tenancy in the query). */
 import type { Queryable } from '../../db/database';
-import type { CertificatesTable } from '../../db/schema';
-import type { Insertable, Updateable } from 'kysely';
+import type { CertificatesTable, Database } from '../../db/schema';
+import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { containsLowered } from '../../db/text-filter';
 
@@ -12,6 +12,9 @@ function selectCertificates(db: Queryable) {
     .leftJoin('members as owner', 'owner.member_id', 'c.owner_member_id')
     .leftJoin('members as approver', 'approver.member_id', 'c.approver_member_id');
 }
+
+/** The tables a certificate query may join, with `c` the certificates. */
+type CertificateTables = Database & { c: CertificatesTable };
 
 const SUMMARY = [
   'c.distinguished_name', 'c.description', 'c.date_not_before', 'c.date_not_after', 'c.date_approved',
@@ -33,16 +36,24 @@ export async function listCertificates(
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
-  let q = selectCertificates(db);
-  if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
-  if (query.owner_member_id) q = q.where('c.owner_member_id', '=', query.owner_member_id);
-  if (query.name?.trim()) q = q.where(containsLowered('c.dn_search', query.name));
-  if (query.hideExpired) q = q.where('c.date_not_after', '>', at);
-  if (query.hideRequests) q = q.where((eb) => eb.or([eb('c.date_approved', 'is not', null), eb('c.date_revoked', 'is not', null)]));
-  if (query.hideValid) q = q.where((eb) => eb.or([eb('c.date_not_before', '>', at), eb('c.date_not_after', '<=', at)]));
+  // The filters read only columns of `c`, so the count runs on the certificates alone: the joins
+  // (one row each) would make it read every row of the organization, PEM included, not the index.
+  const filtered = <Q extends SelectQueryBuilder<CertificateTables, 'c', object>>(q: Q): Q => {
+    let f = q as SelectQueryBuilder<CertificateTables, 'c', object>;
+    if (organizations !== 'all') f = f.where('c.organization_id', 'in', organizations);
+    if (query.owner_member_id) f = f.where('c.owner_member_id', '=', query.owner_member_id);
+    if (query.name?.trim()) f = f.where(containsLowered('c.dn_search', query.name));
+    if (query.hideExpired) f = f.where('c.date_not_after', '>', at);
+    if (query.hideRequests) f = f.where((eb) => eb.or([eb('c.date_approved', 'is not', null), eb('c.date_revoked', 'is not', null)]));
+    if (query.hideValid) f = f.where((eb) => eb.or([eb('c.date_not_before', '>', at), eb('c.date_not_after', '<=', at)]));
+    return f as Q;
+  };
+  let page = filtered(selectCertificates(db)).select(SUMMARY);
+  // One organization: its name is the same on every row, so the index (organization, DN) gives the order.
+  if (organizations === 'all' || organizations.length > 1) page = page.orderBy('o.organization_name');
   const [rows, count] = await Promise.all([
-    q.select(SUMMARY).orderBy('o.organization_name').orderBy('c.dn_search').offset(query.offset).limit(query.limit).execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    page.orderBy('c.dn_search').offset(query.offset).limit(query.limit).execute(),
+    filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
