@@ -12,7 +12,12 @@
 import type { Queryable } from './database';
 
 export async function readAccessEpoch(db: Queryable): Promise<number> {
-  const row = await db.selectFrom('access_epoch').select('epoch').where('id', '=', 1).executeTakeFirstOrThrow();
+  return readEpoch(db, 'access_epoch');
+}
+
+/** The number of an epoch row (db/epoch-triggers.ts). */
+export async function readEpoch(db: Queryable, name: 'access_epoch' | 'export_epoch'): Promise<number> {
+  const row = await db.selectFrom(name).select('epoch').where('id', '=', 1).executeTakeFirstOrThrow();
   return Number(row.epoch);
 }
 

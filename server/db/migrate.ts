@@ -7,6 +7,7 @@ import * as journalSearch from './migrations/20261122_0003_journal_search';
 import * as accessEpoch from './migrations/20261123_0004_access_epoch';
 import * as journalSequence from './migrations/20261123_0005_journal_sequence';
 import * as listIndexes from './migrations/20261123_0006_list_indexes';
+import * as exportEpoch from './migrations/20261123_0007_export_epoch';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0004_access_epoch': accessEpoch,
   '20261123_0005_journal_sequence': journalSequence,
   '20261123_0006_list_indexes': listIndexes,
+  '20261123_0007_export_epoch': exportEpoch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -146,7 +146,7 @@ export interface OidcPayloadsTable {
 }
 
 /** Small named values shared by all instances: signing keys, the master-secret verifier. */
-/** One row (id 1): moved on by triggers at every change of members, roles or organizations. */
+/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch. */
 export interface AccessEpochTable {
   id: number;
   epoch: string | number;
@@ -171,6 +171,7 @@ export interface Database {
   oidc_payloads: OidcPayloadsTable;
   settings: SettingsTable;
   access_epoch: AccessEpochTable;
+  export_epoch: AccessEpochTable;
   journal_counters: JournalCountersTable;
 }
 

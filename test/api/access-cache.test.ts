@@ -90,4 +90,25 @@ describe.runIf(dialects.includes('postgres'))('two instances on one PostgreSQL',
     expect((await b.inject({ method: 'POST', url: `${url}/members/${memberId}/unban`, headers: await as('supervisor@operator.example') })).statusCode).toBe(200);
     expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
   });
+
+  it('serves the same export ETag from both, and a change through one at the next poll of the other', async () => {
+    const devops = await as('devops@operator.example');
+    const etags = async (path: string) =>
+      Promise.all([a, b].map(async (app) => String((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: devops })).headers.etag)));
+    for (const path of ['routes.hcl', 'certs']) {
+      const [fromA, fromB] = await etags(path);
+      expect(fromA).toBe(fromB);
+      // A poll with the ETag it has is answered 304 by either instance.
+      for (const app of [a, b]) expect((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: { ...devops, 'if-none-match': fromA } })).statusCode).toBe(304);
+    }
+    const [routesBefore] = await etags('routes.hcl');
+    // Fabrikam is banned; unbanning it through instance A adds it to routes.hcl served by B.
+    const fabrikam = (await database.db.selectFrom('organizations').select('organization_id').where('organization_name', '=', 'Fabrikam').executeTakeFirstOrThrow()).organization_id;
+    expect((await a.inject({ method: 'POST', url: `/api/organizations/${fabrikam}/unban`, headers: await as('supervisor@operator.example') })).statusCode).toBe(200);
+    const [routesA, routesB] = await etags('routes.hcl');
+    expect(routesB).not.toBe(routesBefore);
+    expect(routesA).toBe(routesB);
+    const [certsA, certsB] = await etags('certs');
+    expect(certsA).toBe(certsB);
+  });
 });

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { Header } from 'tar';
 import type { Queryable } from '../../db/database';
+import { readEpoch } from '../../db/access-epoch';
 
 export interface Export {
   body: Buffer;
@@ -119,16 +120,12 @@ let lastArchive: { fingerprint: string; archive: Export } | undefined;
 export type ArchiveFile = { name: string; certificate: Awaited<ReturnType<typeof trustedCertificates>>[number] };
 
 /**
- * The archive's selection, each certificate with its file name: what buildCertsArchive packs and
+ * The archive's selection, each certificate with its file name: what the archive packs and
  * what the statistics name (issue 9, defect 11), so the two cannot disagree.
  */
 export async function archiveFiles(db: Queryable, now: Date): Promise<ArchiveFile[]> {
   const certificates = await trustedCertificates(db, now);
   return certificates.map((c) => ({ name: certificateFileName(c.organization_id, c.distinguished_name), certificate: c }));
-}
-
-export async function buildCertsArchive(db: Queryable, now: Date): Promise<Export> {
-  return certsArchiveOf(await archiveFiles(db, now));
 }
 
 /** The gzipped tar of these files (from archiveFiles) and their manifest. */
@@ -158,4 +155,52 @@ export async function certsArchiveOf(files: ArchiveFile[]): Promise<Export> {
   const archive = withEtag(await gzipAsync(Buffer.concat(parts)));
   lastArchive = { fingerprint: key, archive };
   return archive;
+}
+
+/**
+ * The exports as the gateways poll them: rebuilt only when the export epoch has moved (a write to
+ * certificates, organizations, resources or grants, on any instance) or a certificate's validity
+ * window has opened or closed since; otherwise the last bytes and ETag, so a poll answered 304
+ * costs one primary-key read (docs/decisions.md "Export cache"). The build is deterministic, so
+ * every instance serves the same bytes and ETag for the same data.
+ */
+const exportCache = new WeakMap<object, Map<string, { epoch: number; from: number; until: number; result: Export }>>();
+
+async function cached(db: Queryable, kind: 'routes' | 'certs', now: Date, build: () => Promise<{ result: Export; until: number }>): Promise<Export> {
+  let entries = exportCache.get(db);
+  if (!entries) exportCache.set(db, (entries = new Map()));
+  // Read before building, so the export is at least as new as the epoch it is kept for.
+  const epoch = await readEpoch(db, 'export_epoch');
+  const hit = entries.get(kind);
+  // Valid in [from, until): a clock set back (tests, a corrected server) gets a fresh build too.
+  if (hit && hit.epoch === epoch && hit.from <= now.getTime() && now.getTime() < hit.until) return hit.result;
+  const { result, until } = await build();
+  entries.set(kind, { epoch, from: now.getTime(), until, result });
+  return result;
+}
+
+export function currentRoutesHcl(db: Queryable, now: Date): Promise<Export> {
+  // routes.hcl does not depend on the time.
+  return cached(db, 'routes', now, async () => ({ result: await buildRoutesHcl(db), until: Infinity }));
+}
+
+export function currentCertsArchive(db: Queryable, now: Date): Promise<Export> {
+  return cached(db, 'certs', now, async () => {
+    const files = await archiveFiles(db, now);
+    return { result: await certsArchiveOf(files), until: await nextWindowChange(db, files, now) };
+  });
+}
+
+/** The next instant the archive's selection changes by time alone: a trusted certificate's window closing, or one opening. */
+async function nextWindowChange(db: Queryable, files: ArchiveFile[], now: Date): Promise<number> {
+  const opening = await db
+    .selectFrom('certificates')
+    .select((eb) => eb.fn.min('date_not_before').as('at'))
+    .where('date_not_before', '>', now.toISOString())
+    .where('date_approved', 'is not', null)
+    .where('date_revoked', 'is', null)
+    .executeTakeFirst();
+  let next = opening?.at ? Date.parse(String(opening.at)) : Infinity;
+  for (const { certificate } of files) next = Math.min(next, Date.parse(certificate.date_not_after));
+  return next;
 }

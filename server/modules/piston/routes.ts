@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pistonStatisticsSchema } from '../../../common/schemas/piston';
 import { authenticateGateway } from './gateway-auth';
-import { archiveFiles, buildCertsArchive, buildRoutesHcl, certsArchiveOf, type Export } from './exports';
+import { archiveFiles, buildRoutesHcl, certsArchiveOf, currentCertsArchive, currentRoutesHcl, type Export } from './exports';
 import { buildStatistics } from './statistics';
 
 /** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
@@ -30,11 +30,11 @@ export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
   });
 
   api.get('/piston/routes.hcl', options, async (request, reply) =>
-    sendExport(request, reply, await buildRoutesHcl(api.db), 'text/plain; charset=utf-8', 'routes.hcl'),
+    sendExport(request, reply, await currentRoutesHcl(api.db, api.now()), 'text/plain; charset=utf-8', 'routes.hcl'),
   );
 
   api.get('/piston/certs', options, async (request, reply) =>
-    sendExport(request, reply, await buildCertsArchive(api.db, api.now()), 'application/gzip', 'certs.tar.gz'),
+    sendExport(request, reply, await currentCertsArchive(api.db, api.now()), 'application/gzip', 'certs.tar.gz'),
   );
 
   api.get('/piston/statistics', { ...options, schema: { ...options.schema, response: { 200: pistonStatisticsSchema } } }, async () => {
