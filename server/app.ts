@@ -14,6 +14,7 @@ import type { Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
 import { loadProviderKeys } from './auth/idp/keys';
 import { registerAuth } from './auth/hook';
+import { registerTargetGuard } from './auth/target-guard';
 import { errorHandler } from './http/error-handler';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const verifier = options.verifier ?? (await makeVerifier(config, db));
   await app.register(async (api) => {
     registerAuth(api, verifier);
+    registerTargetGuard(api);
     await api.register(profileRoutes);
     await api.register(organizationRoutes);
     await api.register(certificateRoutes);

@@ -1,7 +1,7 @@
 /**
- * One generated matrix over every API route of the OpenAPI document (STYLE.md "Two tenants in
- * every security test"): no token is 401, a token for another audience is 401, and a member of an
- * unrelated organization neither reads nor changes anything of Contoso's.
+ * One generated matrix over every API route of the OpenAPI document: no token is 401, and a token
+ * for another audience is 401. Who may do what once signed in (every person, every organization,
+ * valid requests, foreign targets whatever the body) is test/api/authorization-matrix.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { testDialects } from '../support/databases';
@@ -44,13 +44,6 @@ describe.each(dialects)('security matrix on %s', (dialect) => {
     return list;
   }
 
-  it('covers the routes of every capability', async () => {
-    const templates = new Set((await routes()).map((r) => r.template));
-    for (const expected of ['/api/organizations/{id}/certificates', '/api/licenses/{id}', '/api/organizations/{id}/members/{memberId}', '/api/organizations/{id}/auditrecords', '/api/resources/{id}', '/api/token', '/api/piston/certs', '/api/admin/mastersecret']) {
-      expect(templates).toContain(expected);
-    }
-  });
-
   it('answers 401 to every call without a token or with a token of another audience', async () => {
     const foreign = await signToken(t.db, { email: 'supervisor@operator.example', email_verified: true }, { audience: 'someone-else' });
     for (const route of await routes()) {
@@ -60,18 +53,5 @@ describe.each(dialects)('security matrix on %s', (dialect) => {
       const wrong = await t.app.inject({ method: route.method as 'GET', url: route.url, headers: { authorization: `Bearer ${foreign}` } });
       expect(wrong.statusCode, `${route.method} ${route.template} with a foreign token`).toBe(401);
     }
-  });
-
-  it("lets a member of an unrelated organization neither read nor change Contoso's objects", async () => {
-    const before = await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const touchesContoso = (await routes()).filter((r) => r.url.includes(t.org.contoso) || /\/api\/(licenses|approve)\/[^/]/.test(r.template));
-    expect(touchesContoso.length).toBeGreaterThan(20);
-    for (const route of touchesContoso) {
-      if (PUBLIC.has(`${route.method} ${route.template}`)) continue;
-      const res = await t.call('issuer@northwind.example', { method: route.method as 'GET', url: route.url, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
-      expect([400, 403, 404], `${route.method} ${route.template} answered ${res.statusCode}`).toContain(res.statusCode);
-    }
-    const after = await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    expect(Number(after.n)).toBe(Number(before.n));
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { adminStateSchema } from '../../../common/schemas/admin';
 import { actorOf } from '../../auth/hook';
 import { authorizeOperator } from '../../auth/authorize';
+import { SECRET_REFUSAL } from '../../auth/target-guard';
 import { provideMasterSecret } from './master-secret';
 
 export const secretRoutes: FastifyPluginAsyncZod = async (api) => {
@@ -21,7 +22,7 @@ export const secretRoutes: FastifyPluginAsyncZod = async (api) => {
     },
     async (request) => {
       const actor = actorOf(request);
-      const operator = authorizeOperator(actor, 'admin.secret', 'Only DevOps staff of the operator may provide the master secret.');
+      const operator = authorizeOperator(actor, 'admin.secret', SECRET_REFUSAL);
       await provideMasterSecret(api.db, api.masterSecret, request.body, { email: actor.email, organization_id: operator, via: 'api' }, api.now());
       return { secret_provided: true };
     },

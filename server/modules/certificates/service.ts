@@ -172,9 +172,10 @@ export async function transition(
 }
 
 export async function updateDescription(db: Db, actor: RequestActor, organizationId: string, dn: string, description: unknown, now: Date) {
+  // Who first, then what: a caller who may not edit here learns nothing from the body's checks.
+  await authorize(db, actor, 'certificate.editDescription', organizationId, MISSING);
   if (typeof description !== 'string') throw badRequest('The description must be a JSON string.', 'description');
   if (description.length > 1000) throw badRequest('The description may have at most 1000 characters.', 'description');
-  await authorize(db, actor, 'certificate.editDescription', organizationId, MISSING);
   const text = description.trim();
   await db.transaction().execute(async (tx) => {
     if (!(await lockRow(tx, 'certificates', 'distinguished_name', dn))) throw notFound(MISSING);

@@ -17,7 +17,7 @@ import * as repo from './repository';
 const MISSING = 'Resource not found.';
 
 /** The catalogue is for operator staff only (SPEC.md §2: admin Resources, operator organization only). */
-function requireOperatorStaff(actor: RequestActor) {
+export function requireOperatorStaff(actor: RequestActor) {
   if (!SCREENS.resources(actor)) throw forbidden('Only staff of the operator organization manage resources.');
 }
 

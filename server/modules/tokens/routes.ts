@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { tokenRequestSchema } from '../../../common/schemas/token';
 import { actorOf } from '../../auth/hook';
 import { authorizeOperator } from '../../auth/authorize';
+import { TOKEN_REFUSAL } from '../../auth/target-guard';
 import { audit } from '../audit/service';
 import { signApiToken } from './api-tokens';
 
@@ -16,7 +17,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (api) => {
     { schema: { tags: ['admin'], body: tokenRequestSchema, response: { 200: z.string() } } },
     async (request, reply) => {
       const actor = actorOf(request);
-      const operator = authorizeOperator(actor, 'admin.token', 'Only SUPERVISOR or DEVOPS staff of the operator may create tokens.');
+      const operator = authorizeOperator(actor, 'admin.token', TOKEN_REFUSAL);
       const { upn, groups, expires_in: days } = request.body;
       const { token, id } = await signApiToken(api, { upn, groups, expiresInDays: days });
       const now = api.now();

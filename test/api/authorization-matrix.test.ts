@@ -1,0 +1,783 @@
+/**
+ * The authorization matrix (issue 9, "Authorization matrix with valid requests"). Every route of the
+ * OpenAPI document is called by every demo person against the operator, a partner (Northwind), its
+ * customer (Contoso) and a banned customer of the operator (Fabrikam), each time with a request that
+ * WOULD SUCCEED for an allowed caller: fresh objects in the right state in the target organization,
+ * made for that one call, a valid body and a valid query. A 400 therefore never stands in for a
+ * refusal. The expected answer comes from common/policy.ts alone, with targets built from the
+ * parent chain as the server builds them:
+ *   - not `can(actor, 'read', target)` → 404 (ids of other tenants reveal nothing);
+ *   - readable, but not `can(actor, action, target)` → 403; allowed → the route's 2xx;
+ *   - operator-only routes (resources, API token, master secret, gateway exports, portal state)
+ *     target the operator organization and refuse with 403;
+ *   - role assign/unassign follow `canGrant`; the banned organization's member is refused
+ *     everywhere (sign-in refused, 403).
+ * A refused write leaves the journal and its object unchanged. And a foreign target (one the caller
+ * cannot read) is refused the same way whatever the input: a valid body, none, an empty object,
+ * broken JSON, or unknown fields and wrong types in body and query (never a 400 first).
+ */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Insertable } from 'kysely';
+import type { LightMyRequestResponse } from 'fastify';
+import { ACTIONS, can, canGrant, SCREENS, type Action, type Actor, type TargetOrganization } from '../../common/policy';
+import type { OrganizationRole, Role, Scope } from '../../common/enums';
+import { licenseValidUntil, startOfUtcDay } from '../../common/status';
+import type { Database } from '../../server/db/schema';
+import type { Db } from '../../server/db/database';
+import { loadAssignments } from '../../server/auth/actor';
+import { parseCertificatePem } from '../../server/modules/certificates/x509';
+import { provideMasterSecret } from '../../server/modules/admin/master-secret';
+import { makeCertificate } from '../../scripts/make-certificate';
+import { testDialects } from '../support/databases';
+import { useTestApp } from '../support/test-app';
+
+const dialects = await testDialects();
+const DAY = 86_400_000;
+const SECRET = 'the master secret of the authorization matrix';
+
+const ORGANIZATIONS = ['operator', 'northwind', 'contoso', 'fabrikam'] as const;
+type OrganizationKey = (typeof ORGANIZATIONS)[number];
+
+const PEOPLE = [
+  'supervisor@operator.example', 'admin@operator.example', 'approver@operator.example', 'devops@operator.example',
+  'admin@northwind.example', 'issuer@northwind.example', 'issuer@contoso.example', 'member@contoso.example',
+  'member@fabrikam.example',
+];
+
+interface Organization {
+  key: OrganizationKey;
+  id: string;
+  role: OrganizationRole;
+  target: TargetOrganization;
+  /** As seeded, to put back after a ban or unban. */
+  banned: { date_organization_banned: string | null; ban_note: string | null };
+}
+
+interface Person {
+  email: string;
+  organization_id: string;
+  /** Member or organization banned: sign-in itself is refused. */
+  banned: boolean;
+  actor: Actor;
+}
+
+interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+  /** The object the call acts on, read before and after a refusal: it must not change. */
+  state?: () => Promise<unknown>;
+}
+
+type Variant = readonly [Role, Scope] | undefined;
+
+interface Case {
+  person: Person;
+  org: Organization;
+  variant: Variant;
+  call: Call;
+}
+
+interface Route {
+  /**
+   * public: anyone; member: any signed-in person; org: the path (or query) names the target
+   * organization; operator: operator-only, the target is the operator organization.
+   */
+  kind: 'public' | 'member' | 'org' | 'operator';
+  /** The 2xx of an allowed call. */
+  ok: number;
+  /** org routes: the action of SPEC.md §6 that common/policy.ts decides. */
+  action?: Action;
+  /** operator routes: whether policy allows the actor (on `org` when the route also names one). */
+  allowed?: (actor: Actor, org: Organization) => boolean;
+  /** Organizations to run against: all four for org routes, the operator otherwise (unless said). */
+  targets?: readonly OrganizationKey[];
+  variants?: (org: Organization) => Variant[];
+  /** Replaces the policy's 2xx for an allowed caller: a genuine rule of the route (documented where used). */
+  rule?: (c: Case) => number | undefined;
+  /** Replaces the whole expectation for a signed-in caller (routes whose target is not in the path). */
+  expect?: (c: Case) => number;
+  /**
+   * The target is named in the body, so a foreign one can only be refused once the body is read:
+   * with a 400 of exactly this message, the one a missing target gets.
+   */
+  targetInBody?: string;
+  make(c: Omit<Case, 'call'>, fx: Fixtures): Promise<Call>;
+  before?(c: Case): Promise<void>;
+  after?(c: Case): Promise<void>;
+  /** Looks at an allowed answer (lists hold only rows of readable organizations). */
+  check?(res: LightMyRequestResponse, c: Case, reads: (organizationId: string) => Promise<boolean>): Promise<string | null>;
+}
+
+let seq = 0;
+const next = () => ++seq;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Fresh rows for one route's calls, queued while the calls are built and inserted in one transaction. */
+class Fixtures {
+  private rows = new Map<keyof Database, unknown[]>();
+  constructor(private readonly db: Db, private readonly now: () => Date) {}
+
+  private add<T extends keyof Database>(table: T, row: Insertable<Database[T]>) {
+    if (!this.rows.has(table)) this.rows.set(table, []);
+    this.rows.get(table)!.push(row);
+  }
+
+  member(organizationId: string, options: { banned?: boolean; role?: readonly [Role, Scope] } = {}): string {
+    const id = randomUUID();
+    const n = next();
+    const now = this.now().toISOString();
+    this.add('members', {
+      member_id: id, organization_id: organizationId, member_email: `matrix-${n}@matrix.example`, name: `Matrix Member ${n}`,
+      given_name: 'Matrix', family_name: `Member ${n}`, job_role: null, mobile_phone: null, office_phone: null, address: null,
+      ban_note: options.banned ? 'matrix' : null, date_member_banned: options.banned ? now : null, date_created: now,
+    });
+    if (options.role) this.add('role_assignments', { member_id: id, organization_id: organizationId, role: options.role[0], scope: options.role[1] });
+    return id;
+  }
+
+  /** new: not approved; approved: valid for 300 days; expired: approved, not after yesterday; revoked. */
+  async certificate(organizationId: string, state: 'new' | 'approved' | 'expired' | 'revoked'): Promise<string> {
+    const now = this.now().getTime();
+    const n = next();
+    const { pem } = await makeCertificate({
+      subject: `O=Matrix, CN=matrix-${n}.example`,
+      notBefore: new Date(now - 30 * DAY),
+      notAfter: new Date(now + (state === 'expired' ? -1 : 300) * DAY),
+    });
+    const parsed = parseCertificatePem(pem);
+    this.add('certificates', {
+      ...parsed,
+      dn_search: parsed.distinguished_name.toLowerCase(),
+      organization_id: organizationId,
+      description: `matrix certificate ${n}`,
+      owner_member_id: null,
+      approver_member_id: null,
+      date_approved: state === 'new' ? null : iso(now - 20 * DAY),
+      date_revoked: state === 'revoked' ? iso(now - DAY) : null,
+      date_expiry_acknowledged: null,
+      date_created: iso(now - 30 * DAY),
+    });
+    return parsed.distinguished_name;
+  }
+
+  /** new: waits for approval; approved: valid a year; renewable: approved, 2 days left; expired: approved, ran out 10 days ago. */
+  license(organizationId: string, state: 'new' | 'approved' | 'renewable' | 'expired'): string {
+    const now = this.now();
+    const id = randomUUID();
+    const name = `Matrix license ${next()}`;
+    const [fromDays, days] = { new: [0, 30], approved: [-10, 365], renewable: [-28, 30], expired: [-40, 30] }[state];
+    const from = iso(startOfUtcDay(now).getTime() + fromDays * DAY);
+    this.add('licenses', {
+      license_id: id, license_name: name, name_search: name.toLowerCase(), license_scope: 'EVALUATION', organization_id: organizationId,
+      date_valid_from: from, days_valid: days, date_valid_until: licenseValidUntil(from, days), note: null,
+      date_approved: state === 'new' ? null : iso(now.getTime() - 41 * DAY), date_rejected: null, date_expiry_acknowledged: null,
+      approver_member_id: null, extended_by_license_id: null, version: 1, date_created: iso(now.getTime() - 41 * DAY),
+    });
+    return id;
+  }
+
+  /** A RESTRICTED resource, granted to `grantedTo` when given. */
+  resource(grantedTo?: string): string {
+    const id = randomUUID();
+    const n = next();
+    this.add('resources', {
+      resource_id: id, ordinal: 100_000 + n, resource_name: `Matrix resource ${n}`, resource_type: 'STATIC_CONTENT',
+      resource_access: 'RESTRICTED', path_pattern: `/matrix/${n}/**`, location: `/srv/matrix/${n}`, description: null,
+    });
+    if (grantedTo) this.add('resource_grants', { resource_id: id, organization_id: grantedTo });
+    return id;
+  }
+
+  async flush(): Promise<void> {
+    const order: Array<keyof Database> = ['members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants'];
+    await this.db.transaction().execute(async (tx) => {
+      for (const table of order) {
+        const rows = this.rows.get(table) ?? [];
+        for (let i = 0; i < rows.length; i += 100) await tx.insertInto(table).values(rows.slice(i, i + 100) as never).execute();
+      }
+    });
+    this.rows.clear();
+  }
+}
+
+const json = { 'content-type': 'application/json' };
+const BAD_QUERY = `version=one&role=NOBODY&scope=NOWHERE&organization=&today=yesterday&note=${'x'.repeat(1001)}&limit=-1`;
+const BAD_BODY = {
+  unknown_field: true, version: 'one', license_name: 7, days_valid: -1, description: 7, certificate: 7, organization_name: 7,
+  resource_name: 7, upn: ' ', groups: ['root'], expires_in: -1, job_role: 7, address: 7, name: 7,
+};
+const pathOf = (url: string) => url.split('?')[0];
+
+/** The inputs a foreign target must be refused with, whatever they are. */
+const MALFORMED: Array<{ name: string; call(c: Call): Call }> = [
+  { name: 'no body and no query', call: (c) => ({ method: c.method, url: pathOf(c.url) }) },
+  { name: 'an empty object', call: (c) => ({ method: c.method, url: c.url, payload: {}, headers: json }) },
+  { name: 'broken JSON', call: (c) => ({ method: c.method, url: c.url, payload: '{"broken', headers: json }) },
+  { name: 'unknown fields and wrong types', call: (c) => ({ method: c.method, url: `${pathOf(c.url)}?${BAD_QUERY}`, payload: BAD_BODY, headers: json }) },
+];
+
+describe.each(dialects)('authorization matrix on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  const orgs = {} as Record<OrganizationKey, Organization>;
+  const people: Person[] = [];
+  const headers = new Map<string, Record<string, string>>();
+  /** Objects that only need to exist, per organization: for the reading routes. */
+  const readers = {} as Record<OrganizationKey, { member: string; certificate: string; license: string }>;
+  let resource = '';
+  let operator: TargetOrganization;
+
+  /** The target as the server builds it (organizations/tree.ts loadTarget): the parent chain, nearest first. */
+  async function parentChains(): Promise<(id: string) => TargetOrganization> {
+    const rows = await t.db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
+    const parentOf = new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
+    return (id) => {
+      const ancestors: string[] = [];
+      for (let p = parentOf.get(id); p && ancestors.length < 64; p = parentOf.get(p)) ancestors.push(p);
+      return { organization_id: id, ancestor_ids: ancestors };
+    };
+  }
+
+  /** The actor exactly as server/auth/actor.ts builds it: the member by email and their role assignments. */
+  async function person(email: string): Promise<Person> {
+    const m = await t.db
+      .selectFrom('members as m')
+      .innerJoin('organizations as o', 'o.organization_id', 'm.organization_id')
+      .select(['m.member_id', 'm.organization_id', 'o.organization_role', 'm.date_member_banned', 'o.date_organization_banned'])
+      .where('m.member_email', '=', email)
+      .executeTakeFirstOrThrow();
+    const roles = (await loadAssignments(t.db, m.member_id)).map(({ organization_name: _n, ...a }) => a);
+    return {
+      email,
+      organization_id: m.organization_id,
+      banned: !!(m.date_member_banned || m.date_organization_banned),
+      actor: { member_id: m.member_id, organization_id: m.organization_id, organization_role: m.organization_role, roles },
+    };
+  }
+
+  beforeAll(async () => {
+    const chain = await parentChains();
+    const rows = await t.db.selectFrom('organizations').selectAll().execute();
+    for (const key of ORGANIZATIONS) {
+      const row = rows.find((r) => r.organization_id === t.org[key])!;
+      orgs[key] = {
+        key, id: row.organization_id, role: row.organization_role, target: chain(row.organization_id),
+        banned: { date_organization_banned: row.date_organization_banned, ban_note: row.ban_note },
+      };
+    }
+    operator = orgs.operator.target;
+    expect(orgs.fabrikam.banned.date_organization_banned).not.toBeNull();
+    for (const email of PEOPLE) {
+      people.push(await person(email));
+      headers.set(email, await t.as(email));
+    }
+    const fx = new Fixtures(t.db, t.clock.now);
+    for (const key of ORGANIZATIONS) {
+      readers[key] = { member: fx.member(orgs[key].id), certificate: await fx.certificate(orgs[key].id, 'approved'), license: fx.license(orgs[key].id, 'approved') };
+    }
+    resource = fx.resource();
+    await fx.flush();
+  });
+
+  const inject = (p: Person, call: Call) =>
+    t.app.inject({ method: call.method, url: call.url, payload: call.payload as string | object | undefined, headers: { ...headers.get(p.email), ...call.headers } });
+  const journal = async () => Number((await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (table: 'certificates' | 'licenses' | 'organizations' | 'resources', organizationId?: string) => {
+    let query = t.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    if (organizationId) query = query.where('organization_id' as never, '=', organizationId as never);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  };
+  const state = {
+    certificate: (dn: string) => () => t.db.selectFrom('certificates').selectAll().where('distinguished_name', '=', dn).executeTakeFirst(),
+    license: (id: string, organizationId: string) => async () => ({
+      row: await t.db.selectFrom('licenses').selectAll().where('license_id', '=', id).executeTakeFirst(),
+      licenses: await count('licenses', organizationId),
+    }),
+    member: (id: string) => async () => ({
+      row: await t.db.selectFrom('members').selectAll().where('member_id', '=', id).executeTakeFirst(),
+      roles: await t.db.selectFrom('role_assignments').selectAll().where('member_id', '=', id).orderBy('organization_id').orderBy('role').execute(),
+    }),
+    organization: (id: string) => async () => ({
+      row: await t.db.selectFrom('organizations').selectAll().where('organization_id', '=', id).executeTakeFirst(),
+      domains: await t.db.selectFrom('organization_domains').select('domain').where('organization_id', '=', id).orderBy('domain').execute(),
+    }),
+    resource: (id: string) => async () => ({
+      row: await t.db.selectFrom('resources').selectAll().where('resource_id', '=', id).executeTakeFirst(),
+      grants: await t.db.selectFrom('resource_grants').select('organization_id').where('resource_id', '=', id).orderBy('organization_id').execute(),
+      resources: await count('resources'),
+    }),
+    secret: async () => ({
+      provided: t.app.masterSecret.provided,
+      verifier: await t.db.selectFrom('settings').selectAll().where('name', '=', 'master-secret.verifier').executeTakeFirst(),
+    }),
+  };
+
+  /** For the routes that need the master secret when run alone (-t): the matrix gives it through its own route first. */
+  let secret: Promise<void> | undefined;
+  const withSecret = async <T>(call: T): Promise<T> => {
+    if (!t.app.masterSecret.provided) {
+      secret ??= provideMasterSecret(t.db, t.app.masterSecret, SECRET, { email: null, organization_id: null, via: 'api' }, t.clock.now());
+      await secret;
+    }
+    return call;
+  };
+  const reads = (p: Person, target: TargetOrganization) => !p.banned && can(p.actor, 'read', target);
+  const orgUrl = (c: { org: Organization }) => `/api/organizations/${c.org.id}`;
+  const memberUrl = (c: { org: Organization }, memberId: string) => `${orgUrl(c)}/members/${memberId}`;
+  const certificateUrl = (c: { org: Organization }, dn: string) => `${orgUrl(c)}/certificates/${encodeURIComponent(dn)}`;
+  const opOnly = (action: Action) => (a: Actor) => can(a, action, operator);
+
+  /** Lists answer only rows of organizations the caller can read. */
+  const rowsReadable = (pick: (body: unknown) => Array<{ organization_id: string }>) =>
+    async (res: LightMyRequestResponse, _c: Case, readable: (id: string) => Promise<boolean>) => {
+      for (const row of pick(res.json())) if (!(await readable(row.organization_id))) return `lists ${row.organization_id}, which it cannot read`;
+      return null;
+    };
+  const items = (body: unknown) => body as Array<{ organization_id: string }>;
+  const pending = (body: unknown) => {
+    const b = body as { certificates: Array<{ organization_id: string }>; licenses: Array<{ organization_id: string }> };
+    return [...b.certificates, ...b.licenses];
+  };
+
+  /**
+   * A ban or unban acts on the organization itself, so it is put in the state the call needs
+   * (unbanned for a ban, banned for an unban) and back as seeded afterwards. Not the caller's own
+   * organization: a person whose organization is banned cannot sign in at all.
+   */
+  const banned = (value: boolean) => ({
+    before: async ({ org, person: p }: Case) => {
+      if (org.id === p.organization_id) return;
+      await t.db.updateTable('organizations').set({ date_organization_banned: value ? t.clock.now().toISOString() : null, ban_note: value ? 'matrix' : null })
+        .where('organization_id', '=', org.id).execute();
+    },
+    after: async ({ org }: Case) => {
+      await t.db.updateTable('organizations').set(org.banned).where('organization_id', '=', org.id).execute();
+    },
+  });
+
+  const ROUTES: Record<string, Route> = {
+    // First: license keys, the public key and API tokens need the master secret, and only the
+    // operator's DevOps may give it (once: the persons before devops@ are refused, those after too).
+    'POST /api/admin/mastersecret': {
+      kind: 'operator', ok: 200, allowed: opOnly('admin.secret'),
+      make: async () => ({ method: 'POST', url: '/api/admin/mastersecret', payload: SECRET, headers: { 'content-type': 'text/plain' }, state: state.secret }),
+    },
+    'GET /api/admin/state': { kind: 'operator', ok: 200, allowed: opOnly('admin.state'), make: async () => ({ method: 'GET', url: '/api/admin/state' }) },
+    'POST /api/token': {
+      kind: 'operator', ok: 200, allowed: opOnly('admin.token'),
+      make: async () => withSecret({ method: 'POST', url: '/api/token', payload: { upn: `gateway-${next()}`, groups: ['piston_export'], expires_in: 30 } }),
+    },
+
+    // Public: sign-in plumbing and the key that verifies license keys.
+    'GET /api/config': { kind: 'public', ok: 200, make: async () => ({ method: 'GET', url: '/api/config' }) },
+    'GET /api/licenses/public-key': { kind: 'public', ok: 200, make: async () => withSecret({ method: 'GET', url: '/api/licenses/public-key' }) },
+
+    // Any signed-in person; lists across organizations show only what the caller can read.
+    'GET /api/auth/callback': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/auth/callback' }) },
+    'GET /api/organizations': {
+      kind: 'member', ok: 200, check: rowsReadable(items),
+      make: async () => ({ method: 'GET', url: '/api/organizations?limit=1000' }),
+    },
+    'GET /api/certificates': {
+      kind: 'member', ok: 200, check: rowsReadable(items),
+      make: async () => ({ method: 'GET', url: '/api/certificates?limit=1000' }),
+    },
+    'GET /api/licenses': { kind: 'member', ok: 200, check: rowsReadable(items), make: async () => ({ method: 'GET', url: '/api/licenses?limit=1000' }) },
+    'GET /api/members': { kind: 'member', ok: 200, check: rowsReadable(items), make: async () => ({ method: 'GET', url: '/api/members?limit=1000' }) },
+    'GET /api/approve': { kind: 'member', ok: 200, check: rowsReadable(pending), make: async () => ({ method: 'GET', url: '/api/approve' }) },
+    'GET /api/acknowledge': { kind: 'member', ok: 200, check: rowsReadable(pending), make: async () => ({ method: 'GET', url: '/api/acknowledge' }) },
+
+    // Organizations.
+    'GET /api/organizations/{id}': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: orgUrl(c) }) },
+    'PUT /api/organizations/{id}': {
+      kind: 'org', action: 'organization.save', ok: 200,
+      make: async (c) => ({ method: 'PUT', url: orgUrl(c), payload: { address: `Matrix street ${next()}` }, state: state.organization(c.org.id) }),
+    },
+    /**
+     * The target is the parent, named in the body: a CUSTOMER below it, whose own target is the
+     * new organization below the parent. Only below the operator and the partner: a customer
+     * cannot be a parent (a genuine 400). A parent the caller can neither read nor create below is
+     * answered like a missing one (400 "Parent organization not found.", organizations/service.ts
+     * placeBelow), not 404: it is a reference in the body, and the answer reveals nothing.
+     */
+    'POST /api/organizations': {
+      kind: 'org', ok: 201, targets: ['operator', 'northwind'], targetInBody: 'Parent organization not found.',
+      expect: ({ person: p, org }) => {
+        const child = { organization_id: 'new', ancestor_ids: [org.id, ...org.target.ancestor_ids] };
+        if (can(p.actor, 'organization.create', child)) return 201;
+        return can(p.actor, 'read', org.target) ? 403 : 400;
+      },
+      make: async (c) => ({
+        method: 'POST', url: '/api/organizations',
+        payload: { organization_name: `Matrix Customer ${next()}`, organization_role: 'CUSTOMER', parent_organization: c.org.id },
+        state: () => count('organizations'),
+      }),
+    },
+    /**
+     * Genuine rules after authorization: the operator organization cannot be banned, nor one's own
+     * (409). The state is set as the call needs it, except in the caller's own organization.
+     */
+    'POST /api/organizations/{id}/ban': {
+      kind: 'org', action: 'organization.ban', ok: 200, ...banned(false),
+      rule: ({ org, person: p }) => (org.role === 'OPERATOR' || org.id === p.organization_id ? 409 : undefined),
+      make: async (c) => ({ method: 'POST', url: `${orgUrl(c)}/ban?note=matrix`, state: state.organization(c.org.id) }),
+    },
+    /** One's own organization cannot be banned for the call (its members could not sign in): 409 "not banned". */
+    'POST /api/organizations/{id}/unban': {
+      kind: 'org', action: 'organization.unban', ok: 200, ...banned(true),
+      rule: ({ org, person: p }) => (org.id === p.organization_id ? 409 : undefined),
+      make: async (c) => ({ method: 'POST', url: `${orgUrl(c)}/unban`, state: state.organization(c.org.id) }),
+    },
+
+    // Certificates.
+    'GET /api/organizations/{id}/certificates': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/certificates?hideExpired=true&limit=50` }),
+    },
+    'POST /api/organizations/{id}/certificates': {
+      kind: 'org', action: 'certificate.upload', ok: 201,
+      make: async (c) => {
+        const now = t.clock.now().getTime();
+        const { pem } = await makeCertificate({ subject: `O=Matrix, CN=upload-${next()}.example`, notBefore: new Date(now - DAY), notAfter: new Date(now + 90 * DAY) });
+        return { method: 'POST', url: `${orgUrl(c)}/certificates`, payload: { description: 'matrix upload', certificate: pem }, state: () => count('certificates') };
+      },
+    },
+    'GET /api/organizations/{id}/members/{memberId}/certificates': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${memberUrl(c, readers[c.org.key].member)}/certificates` }),
+    },
+    'GET /api/organizations/{id}/certificates/{dn}': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: certificateUrl(c, readers[c.org.key].certificate) }),
+    },
+    'DELETE /api/organizations/{id}/certificates/{dn}': {
+      kind: 'org', action: 'certificate.remove', ok: 204,
+      make: async (c, fx) => {
+        const dn = await fx.certificate(c.org.id, 'revoked');
+        return { method: 'DELETE', url: certificateUrl(c, dn), state: state.certificate(dn) };
+      },
+    },
+    'POST /api/approve/{dn}': {
+      kind: 'org', action: 'certificate.approve', ok: 204,
+      make: async (c, fx) => {
+        const dn = await fx.certificate(c.org.id, 'new');
+        return { method: 'POST', url: `/api/approve/${encodeURIComponent(dn)}`, state: state.certificate(dn) };
+      },
+    },
+    'POST /api/organizations/{id}/certificates/{dn}/revoke': {
+      kind: 'org', action: 'certificate.revoke', ok: 204,
+      make: async (c, fx) => {
+        const dn = await fx.certificate(c.org.id, 'approved');
+        return { method: 'POST', url: `${certificateUrl(c, dn)}/revoke`, state: state.certificate(dn) };
+      },
+    },
+    'POST /api/organizations/{id}/certificates/{dn}/acknowledge-expiry': {
+      kind: 'org', action: 'certificate.acknowledgeExpiry', ok: 204,
+      make: async (c, fx) => {
+        const dn = await fx.certificate(c.org.id, 'expired');
+        return { method: 'POST', url: `${certificateUrl(c, dn)}/acknowledge-expiry`, state: state.certificate(dn) };
+      },
+    },
+    'PUT /api/organizations/{id}/certificates/{dn}/description': {
+      kind: 'org', action: 'certificate.editDescription', ok: 200,
+      make: async (c, fx) => {
+        const dn = await fx.certificate(c.org.id, 'approved');
+        return { method: 'PUT', url: `${certificateUrl(c, dn)}/description`, payload: JSON.stringify('A new description'), headers: json, state: state.certificate(dn) };
+      },
+    },
+
+    // Licenses.
+    'GET /api/organizations/{id}/licenses': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/licenses?hideRequests=true&limit=50` }),
+    },
+    'POST /api/organizations/{id}/licenses': {
+      kind: 'org', action: 'license.request', ok: 201,
+      make: async (c) => ({
+        method: 'POST', url: `${orgUrl(c)}/licenses`, payload: { license_name: `Matrix request ${next()}`, license_scope: 'LAB', days_valid: 30 },
+        state: () => count('licenses', c.org.id),
+      }),
+    },
+    'GET /api/licenses/{id}': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `/api/licenses/${readers[c.org.key].license}` }) },
+    'POST /api/licenses/{id}/approve': {
+      kind: 'org', action: 'license.approve', ok: 200,
+      make: async (c, fx) => {
+        const id = fx.license(c.org.id, 'new');
+        return { method: 'POST', url: `/api/licenses/${id}/approve`, payload: { version: 1 }, state: state.license(id, c.org.id) };
+      },
+    },
+    'POST /api/licenses/{id}/reject': {
+      kind: 'org', action: 'license.reject', ok: 200,
+      make: async (c, fx) => {
+        const id = fx.license(c.org.id, 'new');
+        return { method: 'POST', url: `/api/licenses/${id}/reject?version=1`, state: state.license(id, c.org.id) };
+      },
+    },
+    'POST /api/licenses/{id}/renew': {
+      kind: 'org', action: 'license.renew', ok: 201,
+      make: async (c, fx) => {
+        const id = fx.license(c.org.id, 'renewable');
+        return { method: 'POST', url: `/api/licenses/${id}/renew?version=1`, state: state.license(id, c.org.id) };
+      },
+    },
+    'POST /api/licenses/{id}/acknowledge-expiry': {
+      kind: 'org', action: 'license.acknowledgeExpiry', ok: 200,
+      make: async (c, fx) => {
+        const id = fx.license(c.org.id, 'expired');
+        return { method: 'POST', url: `/api/licenses/${id}/acknowledge-expiry?version=1`, state: state.license(id, c.org.id) };
+      },
+    },
+    'GET /api/licenses/{id}/license-key': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => withSecret({ method: 'GET', url: `/api/licenses/${readers[c.org.key].license}/license-key` }),
+    },
+
+    // Members and roles.
+    'GET /api/organizations/{id}/members': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/members?filter=a&limit=50` }) },
+    'GET /api/organizations/{id}/members/{memberId}': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: memberUrl(c, readers[c.org.key].member) }),
+    },
+    'PUT /api/organizations/{id}/members/{memberId}': {
+      kind: 'org', action: 'member.save', ok: 200,
+      make: async (c, fx) => {
+        const id = fx.member(c.org.id);
+        return { method: 'PUT', url: memberUrl(c, id), payload: { job_role: `Matrix job ${next()}`, office_phone: '+49 40 1234' }, state: state.member(id) };
+      },
+    },
+    'DELETE /api/organizations/{id}/members/{memberId}': {
+      kind: 'org', action: 'member.remove', ok: 204,
+      make: async (c, fx) => {
+        const id = fx.member(c.org.id);
+        return { method: 'DELETE', url: memberUrl(c, id), state: state.member(id) };
+      },
+    },
+    'POST /api/organizations/{id}/members/{memberId}/ban': {
+      kind: 'org', action: 'member.ban', ok: 200,
+      make: async (c, fx) => {
+        const id = fx.member(c.org.id);
+        return { method: 'POST', url: `${memberUrl(c, id)}/ban?note=matrix`, state: state.member(id) };
+      },
+    },
+    'POST /api/organizations/{id}/members/{memberId}/unban': {
+      kind: 'org', action: 'member.unban', ok: 200,
+      make: async (c, fx) => {
+        const id = fx.member(c.org.id, { banned: true });
+        return { method: 'POST', url: `${memberUrl(c, id)}/unban`, state: state.member(id) };
+      },
+    },
+    'GET /api/organizations/{id}/members/{memberId}/status': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${memberUrl(c, readers[c.org.key].member)}/status` }),
+    },
+    'GET /api/organizations/{id}/members/{memberId}/roles': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${memberUrl(c, readers[c.org.key].member)}/roles` }),
+    },
+    /**
+     * To a fresh member (never the caller, so the no-self-grant rule does not fire): roles every
+     * organization may hold, and in the operator the approving, supervising and DevOps powers
+     * (elsewhere those are a genuine 400). `canGrant` decides.
+     */
+    'POST /api/organizations/{id}/members/{memberId}/roles/assign': {
+      kind: 'org', action: 'role.assign', ok: 200,
+      variants: (org) => [['ISSUER', 'ORGANIZATION'], ['ADMINISTRATOR', 'COOPERATION'], ...(org.role === 'OPERATOR' ? [['SUPERVISOR', 'COOPERATION'], ['DEVOPS', 'ORGANIZATION']] as const : [])],
+      rule: ({ person: p, org, variant }) =>
+        canGrant(p.actor, { action: 'role.assign', role: variant![0], scope: variant![1], member_id: 'a fresh member', member_organization_role: org.role }, org.target) ? undefined : 403,
+      make: async (c, fx) => {
+        const id = fx.member(c.org.id);
+        return { method: 'POST', url: `${memberUrl(c, id)}/roles/assign?role=${c.variant![0]}&scope=${c.variant![1]}`, state: state.member(id) };
+      },
+    },
+    /**
+     * From a fresh member holding the role. ADMINISTRATOR only where another administrator stays:
+     * an organization keeps one once it has one (a genuine 409 in Contoso and Fabrikam).
+     */
+    'POST /api/organizations/{id}/members/{memberId}/roles/unassign': {
+      kind: 'org', action: 'role.unassign', ok: 200,
+      variants: (org) => [
+        ['ISSUER', 'ORGANIZATION'], ['MEMBER', 'COOPERATION'],
+        ...(org.role === 'CUSTOMER' ? [] : [['ADMINISTRATOR', 'COOPERATION'] as const]),
+        ...(org.role === 'OPERATOR' ? [['APPROVER', 'COOPERATION'] as const] : []),
+      ],
+      rule: ({ person: p, org, variant }) =>
+        canGrant(p.actor, { action: 'role.unassign', role: variant![0], scope: variant![1], member_id: 'a fresh member', member_organization_role: org.role }, org.target) ? undefined : 403,
+      make: async (c, fx) => {
+        const id = fx.member(c.org.id, { role: c.variant });
+        return { method: 'POST', url: `${memberUrl(c, id)}/roles/unassign?role=${c.variant![0]}`, state: state.member(id) };
+      },
+    },
+
+    // Journal.
+    'GET /api/organizations/{id}/auditrecords': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/auditrecords?filter=a&offset=0&limit=20` }),
+    },
+
+    // Resources: global, so operator-only; the organization's own list is read like its other data.
+    'GET /api/organizations/{id}/resources': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/resources` }) },
+    'GET /api/resources': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a), make: async () => ({ method: 'GET', url: '/api/resources?filter=a' }) },
+    'GET /api/resources/{id}': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a), make: async () => ({ method: 'GET', url: `/api/resources/${resource}` }) },
+    'POST /api/resources': {
+      kind: 'operator', ok: 201, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.create', operator),
+      make: async () => {
+        const n = next();
+        return {
+          method: 'POST', url: '/api/resources', state: () => count('resources'),
+          payload: { ordinal: 200_000 + n, resource_name: `Matrix new ${n}`, resource_type: 'LINUX_PACKAGE', resource_access: 'PUBLIC', path_pattern: `/matrix-new/${n}/**`, location: `/srv/matrix-new/${n}` },
+        };
+      },
+    },
+    'PUT /api/resources/{id}': {
+      kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.create', operator),
+      make: async (_c, fx) => {
+        const id = fx.resource();
+        const n = next();
+        return {
+          method: 'PUT', url: `/api/resources/${id}`, state: state.resource(id),
+          payload: { resource_name: `Matrix saved ${n}`, resource_type: 'IMAGE_STORE', resource_access: 'RESTRICTED', path_pattern: `/matrix-saved/${n}/*`, location: `/srv/matrix-saved/${n}`, description: 'saved' },
+        };
+      },
+    },
+    'DELETE /api/resources/{id}': {
+      kind: 'operator', ok: 204, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.create', operator),
+      make: async (_c, fx) => {
+        const id = fx.resource();
+        return { method: 'DELETE', url: `/api/resources/${id}`, state: state.resource(id) };
+      },
+    },
+    /** Both rows of SPEC.md §6 reach this call: resource.grant on the operator, or resource.toggleOrganization on the organization. */
+    'POST /api/resources/{id}/add': {
+      kind: 'operator', ok: 200, targets: ORGANIZATIONS,
+      allowed: (a, org) => SCREENS.resources(a) && (can(a, 'resource.grant', operator) || can(a, 'resource.toggleOrganization', org.target)),
+      make: async (c, fx) => {
+        const id = fx.resource();
+        return { method: 'POST', url: `/api/resources/${id}/add?organization=${c.org.id}`, state: state.resource(id) };
+      },
+    },
+    'POST /api/resources/{id}/remove': {
+      kind: 'operator', ok: 200, targets: ORGANIZATIONS,
+      allowed: (a, org) => SCREENS.resources(a) && (can(a, 'resource.grant', operator) || can(a, 'resource.toggleOrganization', org.target)),
+      make: async (c, fx) => {
+        const id = fx.resource(c.org.id);
+        return { method: 'POST', url: `/api/resources/${id}/remove?organization=${c.org.id}`, state: state.resource(id) };
+      },
+    },
+
+    // The gateway's exports: DevOps of the operator (and gateway tokens, tested in piston.test.ts).
+    'GET /api/piston/routes.hcl': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/routes.hcl' }) },
+    'GET /api/piston/certs': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/certs' }) },
+    'GET /api/piston/statistics': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/statistics' }) },
+  };
+
+  const targetsOf = (route: Route): readonly OrganizationKey[] => route.targets ?? (route.kind === 'org' ? ORGANIZATIONS : ['operator']);
+
+  function expected(route: Route, c: Case): number {
+    if (route.kind === 'public') return route.ok;
+    if (c.person.banned) return 403;
+    if (route.expect) return route.expect(c);
+    const a = c.person.actor;
+    switch (route.kind) {
+      case 'member':
+        return route.ok;
+      case 'operator':
+        return route.allowed!(a, c.org) ? route.ok : 403;
+      case 'org':
+        if (!can(a, 'read', c.org.target)) return 404;
+        if (!can(a, route.action!, c.org.target)) return 403;
+        return route.rule?.(c) ?? route.ok;
+    }
+  }
+
+  /**
+   * The caller cannot read the target (for operator-only routes: the operator organization). The
+   * banned organization's member, refused at sign-in before any target is looked at, is tried with
+   * the malformed inputs in their own organization only.
+   */
+  function foreign(route: Route, c: Case): boolean {
+    if (c.person.banned) return c.org.key === 'fabrikam' || !targetsOf(route).includes('fabrikam');
+    if (route.kind === 'public' || route.kind === 'member') return false;
+    return !reads(c.person, route.kind === 'operator' ? operator : c.org.target);
+  }
+
+  async function run(route: Route): Promise<{ failures: string[]; calls: number; allowed: number; foreignChecks: number }> {
+    const fx = new Fixtures(t.db, t.clock.now);
+    const keys = targetsOf(route);
+    const made: Array<Promise<Case>> = [];
+    for (const key of keys) {
+      const org = orgs[key];
+      for (const variant of route.variants?.(org) ?? [undefined]) {
+        for (const p of people) made.push(route.make({ person: p, org, variant }, fx).then((call) => ({ person: p, org, variant, call })));
+      }
+    }
+    const cases = await Promise.all(made);
+    await fx.flush();
+    const chain = await parentChains();
+    const failures: string[] = [];
+    let allowed = 0;
+    let foreignChecks = 0;
+    for (const c of cases) {
+      const label = `${c.person.email} on ${c.org.key}${c.variant ? ` (${c.variant.join(' ')})` : ''}`;
+      const want = expected(route, c);
+      const write = c.call.method !== 'GET';
+      await route.before?.(c);
+      try {
+        const [journalBefore, objectBefore] = write ? await Promise.all([journal(), c.call.state?.()]) : [0, undefined];
+        const unchanged = async (after: string) => {
+          const [journalAfter, objectAfter] = await Promise.all([journal(), c.call.state?.()]);
+          if (journalAfter !== journalBefore) failures.push(`${label}: the journal changed after ${after}`);
+          if (c.call.state && !isDeepStrictEqual(objectAfter, objectBefore)) failures.push(`${label}: the object changed after ${after}`);
+        };
+        const res = await inject(c.person, c.call);
+        if (res.statusCode !== want) {
+          failures.push(`${label}: ${res.statusCode}, expected ${want} ${res.statusCode < 300 ? 'UNEXPECTED ALLOW' : 'UNEXPECTED REFUSAL'} ${res.body.slice(0, 160)}`);
+          continue;
+        }
+        // Refused at sign-in, not by a rule: the web app is sent to the access error page.
+        if (c.person.banned && route.kind !== 'public' && res.json().redirect !== 'AccessError') failures.push(`${label}: not refused at sign-in ${res.body}`);
+        if (want === 400 && route.targetInBody && res.json().message !== route.targetInBody) failures.push(`${label}: not answered as missing ${res.body}`);
+        if (want < 300) {
+          allowed++;
+          // An allowed write did its work: every change of the portal is journaled, once.
+          if (write && (await journal()) !== journalBefore + 1) failures.push(`${label}: allowed, but not journaled once`);
+          const problem = await route.check?.(res, c, async (id) => reads(c.person, chain(id)));
+          if (problem) failures.push(`${label}: ${problem}`);
+          continue;
+        }
+        if (!write) continue;
+        await unchanged('the refusal');
+        if (!foreign(route, c)) continue;
+        // A foreign target is refused whatever the input, never with a 400 first.
+        for (const bad of MALFORMED) {
+          foreignChecks++;
+          const r = await inject(c.person, bad.call(c.call));
+          const ok = route.targetInBody ? r.statusCode >= 400 && r.statusCode < 500 : r.statusCode === want;
+          if (!ok) failures.push(`${label} with ${bad.name}: ${r.statusCode}, expected ${route.targetInBody ? 'a refusal' : want} ${r.body.slice(0, 160)}`);
+        }
+        await unchanged('the malformed inputs');
+      } finally {
+        await route.after?.(c);
+      }
+    }
+    return { failures, calls: cases.length, allowed, foreignChecks };
+  }
+
+  it('has an entry for every route of the OpenAPI document, and none for a route that is gone', async () => {
+    const doc = (await t.app.inject('/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(documented.length).toBeGreaterThan(50);
+    expect(documented.filter((route) => !(route in ROUTES)), 'routes without an entry in the matrix').toEqual([]);
+    expect(Object.keys(ROUTES).filter((route) => !documented.includes(route)), 'entries without a route').toEqual([]);
+    // Every action of common/policy.ts is decided by some route: as its `action`, or in its `allowed`/`expect`.
+    const used = new Set<string>(Object.values(ROUTES).map((r) => r.action ?? ''));
+    const inFunctions = ['admin.secret', 'admin.state', 'admin.token', 'resource.create', 'resource.grant', 'resource.toggleOrganization', 'organization.create'];
+    expect(Object.keys(ACTIONS).filter((a) => !used.has(a) && !inFunctions.includes(a))).toEqual([]);
+  });
+
+  for (const [key, route] of Object.entries(ROUTES)) {
+    it(key, async () => {
+      const { failures, calls, allowed, foreignChecks } = await run(route);
+      expect(failures).toEqual([]);
+      // Each route is allowed for someone (no vacuous matrix) and refused for someone, except public ones.
+      expect(allowed, 'calls allowed').toBeGreaterThan(0);
+      if (route.kind !== 'public') expect(allowed, 'calls refused').toBeLessThan(calls);
+      if (route.kind !== 'public' && route.kind !== 'member' && key.split(' ')[0] !== 'GET') expect(foreignChecks, 'foreign inputs tried').toBeGreaterThan(0);
+    });
+  }
+});
