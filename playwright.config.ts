@@ -12,7 +12,9 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? './data/e2e';
 export default defineConfig({
   testDir: './e2e',
   outputDir: process.env.E2E_OUTPUT_DIR ?? './test-results',
-  timeout: 60_000,
+  // Safety nets, not waits: a test waits for what a person waits for. A test signs in up to three
+  // people; on a loaded machine one sign-in can take 10 s.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // The specs share one server and its data; each works on records of its own.
   workers: 1,
@@ -21,6 +23,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: BASE_URL,
+    // The app honours it (theme.ts respectReducedMotion): dialogs appear without a fade, as for
+    // people who ask for less motion. Toasts still slide in; expectAccessible waits for that.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -28,7 +33,11 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    // Devops provides the master secret first (e2e/master-secret.setup.ts); it runs even with -g or a file filter.
+    { name: 'setup', testMatch: /\.setup\.ts$/, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'chromium', testMatch: /\.spec\.ts$/, dependencies: ['setup'], use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
   webServer: {
     command: 'node --import tsx server/main.ts',
     url: `${BASE_URL}/readyz`,

@@ -1,11 +1,12 @@
 /**
  * Certificates end to end (SPEC.md §2): upload by an issuer, read-only for a member, approve,
  * revoke and remove by the operator's approver, the filters on the demo seed, a refused upload,
- * the admin list. Set SHOTS_DIR to also save screenshots of the three screens at two widths.
+ * the admin list. Each test works on a certificate of its own or reads the seed. Set SHOTS_DIR to
+ * also save screenshots of the three screens at two widths.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { makeCertificate } from '../scripts/make-certificate';
-import { expectAccessible, organizationIdOf, row, shoot, signInToCertificates, toast } from './support';
+import { apiAs, expect, expectAccessible, organizationIdOf, row, shoot, signInToCertificates, test, toast } from './support';
 
 const DAY = 86_400_000;
 
@@ -24,19 +25,23 @@ async function openContosoAsApprover(page: Page) {
   await expect(row(page, 'CN=gw-berlin.')).toHaveCount(1);
 }
 
+/**
+ * A certificate of Contoso of this test's own, valid for 90 days. Its DN has a space, a slash and
+ * a non-ASCII letter: it must survive the URL both ways.
+ */
+async function newCertificate() {
+  const cn = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
+  const { pem } = await makeCertificate({
+    subject: `C=DE, O=Contoso, OU=E2E / Tests, CN=${cn} Prüfstand.contoso.example`,
+    notBefore: new Date(Date.now() - DAY),
+    notAfter: new Date(Date.now() + 90 * DAY),
+  });
+  return { cn, pem, dn: `CN=${cn} Prüfstand.contoso.example,OU=E2E / Tests,O=Contoso,C=DE` };
+}
+
 test.describe('a certificate from upload to removal', () => {
-  test.describe.configure({ mode: 'serial' });
-
-  // A DN with a space, a slash and a non-ASCII letter: it must survive the URL both ways.
-  const cn = `e2e-${Date.now()}`;
-  const dn = `CN=${cn} Prüfstand.contoso.example,OU=E2E / Tests,O=Contoso,C=DE`;
-
   test('an issuer uploads it and sees it Not approved', async ({ page }) => {
-    const { pem } = await makeCertificate({
-      subject: `C=DE, O=Contoso, OU=E2E / Tests, CN=${cn} Prüfstand.contoso.example`,
-      notBefore: new Date(Date.now() - DAY),
-      notAfter: new Date(Date.now() + 90 * DAY),
-    });
+    const { cn, pem, dn } = await newCertificate();
     await signInToCertificates(page, 'issuer@contoso.example');
     await page.getByRole('link', { name: 'Upload certificate' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Upload certificate' })).toBeVisible();
@@ -66,13 +71,15 @@ test.describe('a certificate from upload to removal', () => {
     await expect(page.getByRole('button', { name: 'Update' })).toHaveCount(0);
   });
 
-  test('a member sees it but can change nothing', async ({ page }) => {
+  test('a member sees one but can change nothing', async ({ page }) => {
+    // The seed's Hamburg gateway waits for approval: the state with the most actions for others.
+    const dn = 'CN=gw-hamburg.contoso.example,OU=Gateways,O=Contoso,C=DE';
     await signInToCertificates(page, 'member@contoso.example');
     await expect(page.getByRole('link', { name: 'Upload certificate' })).toHaveCount(0);
-    await filterByDn(page, cn);
-    await row(page, cn).getByRole('link', { name: dn }).click();
+    await filterByDn(page, 'gw-hamburg');
+    await row(page, 'gw-hamburg').getByRole('link', { name: dn }).click();
     await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
-    await expect(page.getByText('End-to-end test gateway')).toBeVisible();
+    await expect(page.getByText('Hamburg gateway (waiting for approval)')).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Description' })).toHaveCount(0);
     for (const name of ['Remove', 'Acknowledge expiry', 'Revoke', 'Approve', 'Update']) {
       await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
@@ -80,7 +87,11 @@ test.describe('a certificate from upload to removal', () => {
     await expectAccessible(page);
   });
 
-  test('the approver of the operator approves, revokes and removes it', async ({ page }) => {
+  test('the approver of the operator approves, revokes and removes it', async ({ page, newPage }) => {
+    const { cn, pem, dn } = await newCertificate();
+    const issuer = await apiAs(newPage, 'issuer@contoso.example');
+    await issuer.call('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: 'End-to-end test gateway', certificate: pem } });
+
     await openContosoAsApprover(page);
     // Opened directly: there is no page of the app to go back to, so the action ends on the list.
     const list = `/organizations/${organizationIdOf(page)}/certificates`;
@@ -94,6 +105,7 @@ test.describe('a certificate from upload to removal', () => {
 
     // The description is editable for an approver.
     const description = page.getByRole('textbox', { name: 'Description' });
+    await expect(description).toHaveValue('End-to-end test gateway');
     await description.fill('Approved in the end-to-end test');
     await page.getByRole('button', { name: 'Update' }).click();
     await expect(toast(page, 'Description updated.')).toBeVisible();

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { expectAccessible, organizationIdOf, signIn, signInToCertificates } from './support';
+import { expect, expectAccessible, organizationIdOf, signIn, signInToCertificates, test } from './support';
 
 test.describe('sign-in lands where SPEC.md says', () => {
   for (const [email, organization] of [

@@ -1,23 +1,22 @@
 /**
- * Licenses end to end (SPEC.md §2 "/licenses", §4 "License", §8 messages): the master secret, a
- * request by an issuer, its correction and approval by an approver with the license key copied,
- * a renewal through the approval of its successor, 'No renew', and the admin screens. The steps
- * build on each other (one license moves through its states), so they run in order.
+ * Licenses end to end (SPEC.md §2 "/licenses", §4 "License", §8 messages): a request by an issuer,
+ * its correction and approval by an approver with the license key copied, a renewal through the
+ * approval of its successor, 'No renew', a decision on a stale version, and the admin screens.
+ * Each test makes the licenses it works on (through the API, as the issuer and the approver
+ * would); the seed's licenses are only read. The master secret comes from e2e/master-secret.setup.ts.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { formatDate } from '../common/dates';
-import { MASTER_SECRET, expectAccessible, organizationIdOf, signInToCertificates } from './support';
+import type { License } from '../common/schemas/license';
+import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, signInToCertificates, test, type Api } from './support';
 
-test.describe.configure({ mode: 'serial' });
-
-/** The value every spec provides, so whichever runs first sets it for all. */
-const LICENSE_NAME = `E2E license ${Date.now()}`;
-
-let contosoId = '';
-let licensePath = '';
+const DAY = 86_400_000;
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 const badge = (page: Page, text: string) => page.getByRole('main').getByText(text, { exact: true });
+
+/** A license name no other test uses. */
+const uniqueName = (what: string) => `E2E ${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 async function openLicenses(page: Page, organizationId: string) {
   await page.goto(`/organizations/${organizationId}/licenses`);
@@ -42,28 +41,27 @@ async function confirm(page: Page, button: string) {
   await expect(dialog).toBeHidden();
 }
 
-test('devops provides the master secret (or finds it provided)', async ({ page }) => {
-  await signInToCertificates(page, 'devops@operator.example');
-  await page.goto('/admin/secret');
-  await expect(heading(page, 'Provide Secret')).toBeVisible();
-  const provided = page.getByText('Secret already provided!');
-  const missing = page.getByText('Secret not yet provided!');
-  await expect(provided.or(missing)).toBeVisible();
-  await expectAccessible(page);
+/** A LAB license requested through the API (by an issuer, an approver or a supervisor). */
+function requestLicense(api: Api, organizationId: string, name: string, fields: { date_valid_from?: string; days_valid?: number } = {}) {
+  return api.call<License>('POST', `/api/organizations/${organizationId}/licenses`, { data: { license_name: name, license_scope: 'LAB', ...fields } });
+}
 
-  if (await missing.isVisible()) {
-    await page.getByLabel('Master secret').fill(MASTER_SECRET);
-    await page.getByRole('button', { name: 'Provide secret' }).click();
-    await expect(page.getByText('successful set')).toBeVisible();
-  }
-  await expect(provided).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Provide secret' })).toBeDisabled();
-  await expectAccessible(page);
-});
+const approve = (approver: Api, license: License) =>
+  approver.call<License>('POST', `/api/licenses/${license.license_id}/approve`, { data: { version: license.version } });
+
+const renew = (issuer: Api, license: License) =>
+  issuer.call<License>('POST', `/api/licenses/${license.license_id}/renew`, { params: { version: license.version } });
+
+/** An approved license whose 20 days ended 10 days ago. */
+async function expiredLicense(approver: Api, organizationId: string, name: string): Promise<License> {
+  const requested = await requestLicense(approver, organizationId, name, { date_valid_from: new Date(Date.now() - 30 * DAY).toISOString(), days_valid: 20 });
+  return approve(approver, requested);
+}
 
 test('an issuer requests a license with the defaults of SPEC.md §5', async ({ page }) => {
+  const name = uniqueName('license');
   await signInToCertificates(page, 'issuer@contoso.example');
-  contosoId = organizationIdOf(page);
+  const contosoId = organizationIdOf(page);
   await page.getByRole('link', { name: 'Licenses', exact: true }).click();
   await expect(heading(page, 'Licenses')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Contoso Production 2026' })).toBeVisible();
@@ -76,16 +74,15 @@ test('an issuer requests a license with the defaults of SPEC.md §5', async ({ p
   await expect(page.getByRole('button', { name: 'Valid from' })).toHaveText(formatDate(new Date()));
   await expectAccessible(page);
 
-  await page.getByLabel('License name').fill(LICENSE_NAME);
+  await page.getByLabel('License name').fill(name);
   await page.getByRole('combobox', { name: 'Scope' }).click();
   await page.getByRole('option', { name: 'Lab' }).click();
   await page.getByLabel('Note').fill('Requested by the end-to-end test.');
   await page.getByRole('button', { name: 'Request license' }).click();
 
-  await expect(page.getByText(`License ${LICENSE_NAME} requested.`)).toBeVisible();
-  await expect(heading(page, LICENSE_NAME)).toBeVisible();
+  await expect(page.getByText(`License ${name} requested.`)).toBeVisible();
+  await expect(heading(page, name)).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/organizations/${contosoId}/licenses/[^/]+$`));
-  licensePath = new URL(page.url()).pathname;
   await expect(badge(page, 'Not approved')).toBeVisible();
   // An issuer may request but neither approve nor reject; the fields stay read-only for them.
   await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
@@ -96,29 +93,34 @@ test('an issuer requests a license with the defaults of SPEC.md §5', async ({ p
 
   // A second request with the same name (any case) is refused with the server's message; the form stays.
   await page.goto(`/organizations/${contosoId}/licenses/new`);
-  await page.getByLabel('License name').fill(LICENSE_NAME.toUpperCase());
+  await page.getByLabel('License name').fill(name.toUpperCase());
   await page.getByRole('button', { name: 'Request license' }).click();
   await expect(page.getByText(/already exists/)).toBeVisible();
   await expect(heading(page, 'Request license')).toBeVisible();
 });
 
 test('an approver corrects the days, approves, and copies the license key', async ({ page, context }) => {
+  const name = uniqueName('license');
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signInToCertificates(page, 'approver@operator.example');
+  const approver = await apiOf(page);
+  const contosoId = await approver.organizationNamed('Contoso');
+  const requested = await requestLicense(approver, contosoId, name);
+
   await page.getByRole('combobox', { name: 'Organization' }).click();
   await page.getByRole('option', { name: 'Contoso' }).click();
   await expect(page).toHaveURL(new RegExp(`/organizations/${contosoId}/certificates$`));
-  await openLicense(page, contosoId, LICENSE_NAME);
-  expect(new URL(page.url()).pathname).toBe(licensePath);
+  await openLicense(page, contosoId, name);
+  expect(new URL(page.url()).pathname).toBe(`/organizations/${contosoId}/licenses/${requested.license_id}`);
 
   await expect(badge(page, 'Not approved')).toBeVisible();
-  await expect(page.getByLabel('License name')).toHaveValue(LICENSE_NAME);
+  await expect(page.getByLabel('License name')).toHaveValue(name);
   await expect(page.getByLabel('Days valid')).toHaveValue('20');
   await expectAccessible(page);
   await page.getByLabel('Days valid').fill('30');
   await page.getByRole('button', { name: 'Approve' }).click();
 
-  await expect(page.getByText(`License ${LICENSE_NAME} approved.`)).toBeVisible();
+  await expect(page.getByText(`License ${name} approved.`)).toBeVisible();
   await expect(badge(page, 'Valid')).toBeVisible();
   // Read-only once approved: the facts show the corrected window.
   await expect(page.getByLabel('Days valid')).toHaveCount(0);
@@ -138,14 +140,16 @@ test('an approver corrects the days, approves, and copies the license key', asyn
 
   // The list shows it Valid with the days left (in 30 days, or 29 when the day nearly ended).
   await openLicenses(page, contosoId);
-  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: LICENSE_NAME, exact: true }) });
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
   await expect(row).toContainText('Valid');
   await expect(row).toContainText('lab');
   await expect(row).toContainText(/in (29|30) days/);
 });
 
 test('the list filters by name and by the three toggles, in the URL', async ({ page }) => {
+  // The seed's licenses of Contoso, read only.
   await signInToCertificates(page, 'issuer@contoso.example');
+  const contosoId = organizationIdOf(page);
   await openLicenses(page, contosoId);
   const expired = page.getByRole('link', { name: 'Contoso Lab 2025', exact: true });
   await expect(expired).toBeVisible();
@@ -176,49 +180,67 @@ test('the list filters by name and by the three toggles, in the URL', async ({ p
   await expect(page.getByText('No licenses found.')).toBeVisible();
 });
 
-test('an issuer renews an expired license: the original shows Extension requested', async ({ page }) => {
+test('an issuer renews an expired license: the original shows Extension requested', async ({ page, newPage }) => {
+  const name = uniqueName('expired');
   await signInToCertificates(page, 'issuer@contoso.example');
-  await openLicense(page, contosoId, 'Contoso Lab 2025');
+  const contosoId = organizationIdOf(page);
+  await expiredLicense(await apiAs(newPage, 'approver@operator.example'), contosoId, name);
+
+  await openLicense(page, contosoId, name);
   await expect(badge(page, 'Expired')).toBeVisible();
   await expect(page.getByRole('region', { name: 'License key' }).locator('pre')).toHaveText(/^CPL1\./);
   await page.getByRole('button', { name: 'Renew', exact: true }).click();
 
-  await expect(page.getByText('Renewal Contoso Lab 2025 (renewal 2) requested; it waits for approval.')).toBeVisible();
+  await expect(page.getByText(`Renewal ${name} (renewal 2) requested; it waits for approval.`)).toBeVisible();
   await expect(badge(page, 'Extension requested')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Renew', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'No renew' })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: 'Contoso Lab 2025 (renewal 2)' })).toBeVisible();
+  await expect(page.getByRole('link', { name: `${name} (renewal 2)` })).toBeVisible();
   await expectAccessible(page);
 });
 
-test('an approver approves the successor: the original shows Extended', async ({ page }) => {
+test('an approver approves the successor: the original shows Extended', async ({ page, newPage }) => {
+  const name = uniqueName('expired');
   await signInToCertificates(page, 'approver@operator.example');
-  await openLicense(page, contosoId, 'Contoso Lab 2025');
+  const approver = await apiOf(page);
+  const contosoId = await approver.organizationNamed('Contoso');
+  const expired = await expiredLicense(approver, contosoId, name);
+  const successor = await renew(await apiAs(newPage, 'issuer@contoso.example'), expired);
+  expect(successor.license_name).toBe(`${name} (renewal 2)`);
+
+  await openLicense(page, contosoId, name);
   await expect(badge(page, 'Extension requested')).toBeVisible();
-  await page.getByRole('link', { name: 'Contoso Lab 2025 (renewal 2)' }).click();
-  await expect(heading(page, 'Contoso Lab 2025 (renewal 2)')).toBeVisible();
-  await expect(page.getByLabel('Note')).toHaveValue('Renewal of Contoso Lab 2025.');
+  await page.getByRole('link', { name: successor.license_name }).click();
+  await expect(heading(page, successor.license_name)).toBeVisible();
+  await expect(page.getByLabel('Note')).toHaveValue(`Renewal of ${name}.`);
   await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText(`License ${successor.license_name} approved.`)).toBeVisible();
   await expect(badge(page, 'Valid')).toBeVisible();
 
   await page.goBack();
-  await expect(heading(page, 'Contoso Lab 2025')).toBeVisible();
+  await expect(heading(page, name)).toBeVisible();
   await expect(badge(page, 'Extended')).toBeVisible();
   await expect(badge(page, 'Extension requested')).toHaveCount(0);
   await expectAccessible(page);
 });
 
-test("'No renew' after the renewal was rejected: Expiry acknowledged", async ({ page }) => {
+test("'No renew' after the renewal was rejected: Expiry acknowledged", async ({ page, newPage }) => {
+  const name = uniqueName('expired');
   await signInToCertificates(page, 'approver@operator.example');
-  // The seed's Contoso Test 2025 waits for its renewal; rejecting the renewal opens it again.
-  await openLicense(page, contosoId, 'Contoso Test 2025 (renewal 2)');
+  const approver = await apiOf(page);
+  const contosoId = await approver.organizationNamed('Contoso');
+  const expired = await expiredLicense(approver, contosoId, name);
+  const successor = await renew(await apiAs(newPage, 'issuer@contoso.example'), expired);
+
+  // Rejecting the renewal opens the original again.
+  await openLicense(page, contosoId, successor.license_name);
   await page.getByRole('button', { name: 'Reject' }).click();
   await confirm(page, 'Reject');
   await expect(badge(page, 'Rejected')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'License key' })).toHaveCount(0);
 
-  await openLicense(page, contosoId, 'Contoso Test 2025');
+  await openLicense(page, contosoId, name);
   await expect(badge(page, 'Expired')).toBeVisible();
   await expect(badge(page, 'Extension requested')).toHaveCount(0);
   // An approver may acknowledge, but renewing is for supervisors and issuers.
@@ -231,16 +253,18 @@ test("'No renew' after the renewal was rejected: Expiry acknowledged", async ({ 
 });
 
 test('a decision on a stale version is refused, and the screen shows the current license', async ({ page, context }) => {
+  const name = uniqueName('request');
   await signInToCertificates(page, 'approver@operator.example');
-  await page.goto('/admin/licenses');
-  await page.getByRole('link', { name: 'Northwind Evaluation', exact: true }).click();
-  await expect(heading(page, 'Northwind Evaluation')).toBeVisible();
+  const approver = await apiOf(page);
+  const requested = await requestLicense(approver, await approver.organizationNamed('Northwind Networks'), name);
+  await page.goto(`/organizations/${requested.organization_id}/licenses/${requested.license_id}`);
+  await expect(heading(page, name)).toBeVisible();
   await expect(badge(page, 'Not approved')).toBeVisible();
 
   // Meanwhile, in another tab, the request is rejected.
   const other = await context.newPage();
   await other.goto(page.url());
-  await expect(heading(other, 'Northwind Evaluation')).toBeVisible();
+  await expect(heading(other, name)).toBeVisible();
   await other.getByRole('button', { name: 'Reject' }).click();
   await confirm(other, 'Reject');
   await expect(badge(other, 'Rejected')).toBeVisible();
@@ -257,6 +281,17 @@ test('a decision on a stale version is refused, and the screen shows the current
 
 test('admin: licenses across organizations and the pending tasks', async ({ page }) => {
   await signInToCertificates(page, 'supervisor@operator.example');
+  // This test's own: a request, an approved and a rejected one, an expired one and one let go.
+  const supervisor = await apiOf(page);
+  const contosoId = await supervisor.organizationNamed('Contoso');
+  const pending = await requestLicense(supervisor, contosoId, uniqueName('pending'));
+  const approved = await approve(supervisor, await requestLicense(supervisor, contosoId, uniqueName('approved')));
+  const rejected = await requestLicense(supervisor, contosoId, uniqueName('rejected'));
+  await supervisor.call('POST', `/api/licenses/${rejected.license_id}/reject`, { params: { version: rejected.version } });
+  const expired = await expiredLicense(supervisor, contosoId, uniqueName('expired'));
+  const letGo = await expiredLicense(supervisor, contosoId, uniqueName('let go'));
+  await supervisor.call('POST', `/api/licenses/${letGo.license_id}/acknowledge-expiry`, { params: { version: letGo.version } });
+
   await page.goto('/admin/licenses');
   await expect(heading(page, 'Licenses')).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Organization' })).toBeVisible();
@@ -279,16 +314,17 @@ test('admin: licenses across organizations and the pending tasks', async ({ page
   await page.goto('/admin/pending-tasks');
   await expect(heading(page, 'Pending Tasks')).toBeVisible();
   const approvals = page.getByRole('region', { name: 'Pending approvals' });
-  await expect(approvals.getByRole('link', { name: 'Contoso Lab Evaluation' })).toBeVisible();
+  await expect(approvals.getByRole('link', { name: pending.license_name })).toBeVisible();
   // Approved and rejected requests are no longer pending.
-  await expect(approvals.getByRole('link', { name: LICENSE_NAME })).toHaveCount(0);
-  await expect(approvals.getByRole('link', { name: 'Contoso Test 2025 (renewal 2)' })).toHaveCount(0);
-  const expired = page.getByRole('region', { name: 'Expired resources' });
-  await expect(expired.getByText('No expired resources.').or(expired.getByRole('table'))).toBeVisible();
-  await expect(expired.getByRole('link', { name: 'Contoso Test 2025', exact: true })).toHaveCount(0);
+  await expect(approvals.getByRole('link', { name: approved.license_name })).toHaveCount(0);
+  await expect(approvals.getByRole('link', { name: rejected.license_name })).toHaveCount(0);
+  // Expired and neither renewed nor let go: waiting for a decision.
+  const expiredTasks = page.getByRole('region', { name: 'Expired resources' });
+  await expect(expiredTasks.getByRole('link', { name: expired.license_name })).toBeVisible();
+  await expect(expiredTasks.getByRole('link', { name: letGo.license_name })).toHaveCount(0);
   await expectAccessible(page);
 
-  await approvals.getByRole('link', { name: 'Contoso Lab Evaluation' }).click();
-  await expect(heading(page, 'Contoso Lab Evaluation')).toBeVisible();
+  await approvals.getByRole('link', { name: pending.license_name }).click();
+  await expect(heading(page, pending.license_name)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
 });

@@ -1,25 +1,15 @@
 /**
- * Resources and the download gateway, end to end: devops provides the master secret and makes an
- * API token, the gateway's routes file is fetched with it outside the browser; a supervisor adds
- * a RESTRICTED resource and grants it to Contoso, whose member then sees it, and the routes file
- * lists Contoso for it.
+ * Resources and the download gateway, end to end: devops makes an API token and the gateway's
+ * routes file is fetched with it outside the browser; a supervisor adds a RESTRICTED resource and
+ * grants it to Contoso; Contoso's member sees a granted resource and the routes file lists Contoso
+ * for it; a supervisor deletes one. Each test makes the resources and tokens it needs.
  *
  * SHOTS_DIR=<folder> also saves screenshots of every page at laptop and phone width.
  */
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
-import { MASTER_SECRET, expectAccessible, organizationIdOf, shoot, signInToCertificates } from './support';
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import type { Resource } from '../common/schemas/resource';
+import { apiAs, expect, expectAccessible, organizationIdOf, shoot, signInToCertificates, test, type Api } from './support';
 
-
-/** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
-async function accessTokenOf(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const key = Object.keys(window.localStorage).find((k) => k.startsWith('oidc.user:'));
-    const user = key ? (JSON.parse(window.localStorage.getItem(key) ?? 'null') as { access_token?: string } | null) : null;
-    return user?.access_token ?? '';
-  });
-  expect(token).not.toBe('');
-  return token;
-}
 
 /** GET /api/piston/routes.hcl with an API token, from outside the browser (as the gateway does). */
 async function fetchRoutes(baseURL: string, apiToken: string) {
@@ -40,42 +30,34 @@ function blockOf(routes: string, resourceId: string): string {
   return routes.slice(start, routes.indexOf('\n}', start) + 2);
 }
 
-test.describe.configure({ mode: 'serial' });
+/** Names and paths of this test's own resource. */
+function newResourceNames() {
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return { stamp, resourceName: `E2E beta ${stamp}`, pathPattern: `/e2e/${stamp}/**` };
+}
+
+/** A RESTRICTED resource made through the API, as the supervisor's screen would. */
+async function createResource(supervisor: Api, { stamp, resourceName, pathPattern }: ReturnType<typeof newResourceNames>): Promise<Resource> {
+  return supervisor.call<Resource>('POST', '/api/resources', {
+    data: {
+      resource_name: resourceName, resource_type: 'STATIC_CONTENT', resource_access: 'RESTRICTED',
+      path_pattern: pathPattern, location: `/srv/e2e/${stamp}`, description: 'Made by the end-to-end test.',
+    },
+  });
+}
+
+const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
 test.describe('resources and the download gateway', () => {
-  const stamp = Date.now().toString(36);
-  const resourceName = `E2E beta ${stamp}`;
-  const pathPattern = `/e2e/${stamp}/**`;
-  let apiToken = '';
-  let resourceId = '';
-
-  test('devops provides the secret, creates a token and the gateway reads routes.hcl with it', async ({ page, context, baseURL }) => {
+  test('devops creates a token and the gateway reads routes.hcl with it', async ({ page, context, baseURL }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signInToCertificates(page, 'devops@operator.example');
 
-    // Before the secret: the token screen says so (unless another spec provided it already).
-    const state = await page.request.get('/api/admin/state', { headers: { authorization: `Bearer ${await accessTokenOf(page)}` } });
-    if (!((await state.json()) as { secret_provided: boolean }).secret_provided) {
-      await page.goto('/admin/token');
-      await expect(page.getByText('Secret not yet provided!')).toBeVisible();
-      await expect(page.getByRole('link', { name: 'Provide Secret' }).last()).toHaveAttribute('href', '/admin/secret');
-      await expectAccessible(page);
-      await shoot(page, 'token-no-secret');
-    }
-
-    // The Provide Secret screen is someone else's work: the API directly, as that screen would.
-    const provided = await page.request.post('/api/admin/mastersecret', {
-      data: MASTER_SECRET,
-      headers: { authorization: `Bearer ${await accessTokenOf(page)}`, 'content-type': 'text/plain' },
-    });
-    expect([200, 409]).toContain(provided.status());
-    if (provided.status() === 409) expect((await provided.json()) as { message: string }).toMatchObject({ message: 'Secret already provided!' });
-
-    // The secret came in past the app: a reload asks for the state again.
-    await page.goto('/admin');
+    // The master secret is there (e2e/master-secret.setup.ts): the token screen does not warn.
+    await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.getByRole('navigation', { name: 'Admin sidebar' }).getByRole('link', { name: 'New Token' }).click();
     await expect(page).toHaveURL(/\/admin\/token$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'New Token' })).toBeVisible();
+    await expect(heading(page, 'New Token')).toBeVisible();
     await expect(page.getByText('Secret not yet provided!')).toHaveCount(0);
     const slider = page.getByRole('slider', { name: 'Expires in (days)' });
     await expect(slider).toHaveAttribute('aria-valuenow', '365');
@@ -92,13 +74,14 @@ test.describe('resources and the download gateway', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const tokenBox = page.getByRole('textbox', { name: 'Token', exact: true });
     await expect(tokenBox).toBeVisible();
-    apiToken = await tokenBox.inputValue();
+    const apiToken = await tokenBox.inputValue();
     expect(apiToken.split('.')).toHaveLength(3);
     await expect(page.getByText('Shown only once')).toBeVisible();
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect(page.getByRole('button', { name: 'copied!' })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiToken);
-    await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible({ timeout: 3000 });
+    // The button says so for a moment, then offers to copy again.
+    await expect(page.getByRole('button', { name: 'Copy' })).toBeVisible();
     await expectAccessible(page);
     await shoot(page, 'token');
 
@@ -108,7 +91,7 @@ test.describe('resources and the download gateway', () => {
     expect(routes.body).toContain('path_pattern  = "/docs/**"');
 
     await page.getByRole('navigation', { name: 'Admin sidebar' }).getByRole('link', { name: 'Piston Resources' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Piston Resources' })).toBeVisible();
+    await expect(heading(page, 'Piston Resources')).toBeVisible();
     await expect(page.getByTestId('routes.hcl-etag')).toHaveText(routes.etag);
     await expect(page.getByTestId('certs.tar.gz-etag')).toHaveText(/^".+"$/);
     await expect(page.getByText(/^Latest change:/)).toBeVisible();
@@ -121,6 +104,7 @@ test.describe('resources and the download gateway', () => {
   });
 
   test('a supervisor adds a RESTRICTED resource and grants it to Contoso', async ({ page }) => {
+    const { stamp, resourceName, pathPattern } = newResourceNames();
     await signInToCertificates(page, 'supervisor@operator.example');
     await page.goto('/admin/resources');
     await expect(page.getByRole('heading', { level: 1, name: 'Resources' })).toBeVisible();
@@ -153,7 +137,6 @@ test.describe('resources and the download gateway', () => {
     await page.getByRole('button', { name: 'Create', exact: true }).click();
 
     await expect(page).toHaveURL(/\/admin\/resources\/[0-9a-f-]{36}$/);
-    resourceId = new URL(page.url()).pathname.split('/').pop()!;
     await expect(page.getByRole('heading', { level: 1, name: resourceName })).toBeVisible();
     await expect(page.getByLabel('Ordinal')).not.toHaveValue('');
     await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
@@ -169,8 +152,10 @@ test.describe('resources and the download gateway', () => {
     await expect(page).toHaveURL(/#organizations$/);
     const contoso = page.getByRole('switch', { name: 'Granted to Contoso' });
     await expect(contoso).not.toBeChecked();
-    await contoso.check();
+    // The switch is the server's answer: click, then wait for it to show the grant.
+    await contoso.click();
     await expect(contoso).toBeChecked();
+    await expect(contoso).toBeEnabled();
     await expect(page.getByRole('tab', { name: 'Organizations (1)' })).toBeVisible();
     await expectAccessible(page);
     await shoot(page, 'resource-organizations');
@@ -181,10 +166,18 @@ test.describe('resources and the download gateway', () => {
     await expect(page.getByRole('tab', { name: 'Organizations' })).toBeDisabled();
   });
 
-  test("Contoso's member sees the granted resource, and routes.hcl lists Contoso for it", async ({ page, baseURL }) => {
-    expect(resourceId).not.toBe('');
+  test("Contoso's member sees a granted resource, and routes.hcl lists Contoso for it", async ({ page, newPage, baseURL }) => {
+    const names = newResourceNames();
+    const { resourceName, pathPattern } = names;
     await signInToCertificates(page, 'member@contoso.example');
     const contosoId = organizationIdOf(page);
+    // Meanwhile the supervisor grants a new resource to Contoso, and devops makes the gateway a token.
+    const supervisor = await apiAs(newPage, 'supervisor@operator.example');
+    const { resource_id: resourceId } = await createResource(supervisor, names);
+    await supervisor.call('POST', `/api/resources/${resourceId}/add`, { params: { organization: contosoId } });
+    const devops = await apiAs(newPage, 'devops@operator.example');
+    const apiToken = await devops.call<string>('POST', '/api/token', { data: { upn: 'piston@gateway.example', groups: ['piston_export'], expires_in: 1 } });
+
     await page.getByRole('link', { name: 'Resources', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/organizations/${contosoId}/resources$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Resources' })).toBeVisible();
@@ -203,8 +196,10 @@ test.describe('resources and the download gateway', () => {
     expect(block).toContain(`organizations = ["${contosoId}"]`);
   });
 
-  test('a supervisor deletes the resource after confirming', async ({ page }) => {
-    expect(resourceId).not.toBe('');
+  test('a supervisor deletes a resource after confirming', async ({ page, newPage }) => {
+    const names = newResourceNames();
+    const { resourceName } = names;
+    const { resource_id: resourceId } = await createResource(await apiAs(newPage, 'supervisor@operator.example'), names);
     await signInToCertificates(page, 'supervisor@operator.example');
     await page.goto(`/admin/resources/${resourceId}`);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();

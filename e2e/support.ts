@@ -1,16 +1,36 @@
 /**
- * Shared steps of the end-to-end specs: signing in through the real provider, the axe check,
- * locators, and screenshots (SHOTS_DIR=<folder> saves each screen at laptop and phone width).
+ * Shared steps of the end-to-end specs: the `test` every spec uses (with pages of other people),
+ * signing in through the real provider, the API as a signed-in person, the axe check, locators,
+ * and screenshots (SHOTS_DIR=<folder> saves each screen at laptop and phone width).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+
+export { expect };
 
 export const PASSWORD = 'portal-demo';
 
-/** The master secret the specs provide: whichever spec runs first provides it, the others find it. */
+/** The master secret e2e/master-secret.setup.ts provides before the specs run. */
 export const MASTER_SECRET = 'e2e-master-secret-0123456789';
+
+interface Fixtures {
+  /** A page in a browser context of its own (another person), closed after the test. */
+  newPage: () => Promise<Page>;
+}
+
+export const test = base.extend<Fixtures>({
+  newPage: async ({ browser }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext();
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+});
 
 /** Signs in on the built-in provider's page, as a person would. */
 export async function signIn(page: Page, email: string) {
@@ -27,8 +47,78 @@ export async function signInToCertificates(page: Page, email: string) {
   await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible();
 }
 
-/** No axe violations at WCAG 2.1 A/AA on the screen as it is now. */
+/** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
+export async function accessTokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const key = Object.keys(window.localStorage).find((k) => k.startsWith('oidc.user:'));
+    const user = key ? (JSON.parse(window.localStorage.getItem(key) ?? 'null') as { access_token?: string } | null) : null;
+    return user?.access_token ?? '';
+  });
+  expect(token).not.toBe('');
+  return token;
+}
+
+export interface Api {
+  /** The organization the person landed in. */
+  organizationId: string;
+  /** Calls the API with the person's token; fails the test unless it answers 2xx. Answers the JSON body (or text). */
+  call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { data?: unknown; params?: Record<string, string | number> }): Promise<T>;
+  /** The id of an organization the person may read, by its name. */
+  organizationNamed(name: string): Promise<string>;
+}
+
+/**
+ * The API as the person signed in on this page, with their access token: for the records a test
+ * needs besides what it does on the screens, so that each test makes its own instead of building
+ * on another test's.
+ */
+export async function apiOf(page: Page): Promise<Api> {
+  const organizationId = organizationIdOf(page);
+  const authorization = `Bearer ${await accessTokenOf(page)}`;
+  const call = async <T>(method: string, url: string, options: { data?: unknown; params?: Record<string, string | number> } = {}): Promise<T> => {
+    const response = await page.request.fetch(url, { method, headers: { authorization }, data: options.data, params: options.params });
+    const text = await response.text();
+    expect(response.ok(), `${method} ${url}: ${response.status()} ${text}`).toBe(true);
+    return ((response.headers()['content-type'] ?? '').includes('json') ? JSON.parse(text) : text) as T;
+  };
+  return {
+    organizationId,
+    call,
+    async organizationNamed(name: string) {
+      const organizations = await call<{ organization_id: string; organization_name: string }[]>('GET', '/api/organizations', { params: { filter: name, limit: 1000 } });
+      const found = organizations.find((o) => o.organization_name === name);
+      expect(found, `organization ${name}`).toBeDefined();
+      return found!.organization_id;
+    },
+  };
+}
+
+/** The API as another person: signs them in on a page of their own (another browser context). */
+export async function apiAs(newPage: () => Promise<Page>, email: string): Promise<Api> {
+  const page = await newPage();
+  await signInToCertificates(page, email);
+  return apiOf(page);
+}
+
+/**
+ * Waits until the screen has settled: no finite animation or transition still running (a dialog
+ * fading in, a toast sliding in) and a frame drawn. Not waited for: spinners (they loop for ever)
+ * and a toast's countdown bar (it runs as long as the toast shows).
+ */
+export async function settled(page: Page) {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => {
+      if (a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity) return true;
+      const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+      return !!target?.closest('.Toastify__progress-bar');
+    }),
+  );
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/** No axe violations at WCAG 2.1 A/AA on the screen as it is once settled (colours mid-fade are no screen). */
 export async function expectAccessible(page: Page) {
+  await settled(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(summary).toEqual([]);
@@ -62,7 +152,7 @@ export async function shoot(page: Page, name: string) {
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
+    await settled(page);
     await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${viewport.name}.png`), fullPage: true });
     if (viewport.name === 'phone') await expectAccessible(page);
   }

@@ -22,8 +22,10 @@ export function App() {
         <Suspense fallback={<Loading />}>
           <RouterProvider router={router} />
         </Suspense>
+        {/* Bottom-right (SPEC.md §9 allows either): top-right covered the page's actions beside the
+            heading, e.g. Remove right after Unban, and hovering a toast keeps it there. */}
         <ToastContainer
-          position="top-right"
+          position="bottom-right"
           autoClose={TOAST_AUTO_CLOSE_MS}
           limit={TOAST_LIMIT}
           newestOnTop
