@@ -1,4 +1,6 @@
-/** Entry point. Styles are bundled files: the CSP allows no injected <style> without the nonce. */
+/** Entry point. Styles are bundled files: the CSP allows no injected <style> without the nonce, and no eval. */
+// First: zod without eval before any schema is made (the CSP allows no eval either).
+import './lib/zod-without-eval';
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
 import 'react-toastify/ReactToastify.css';
@@ -6,9 +8,14 @@ import './styles.css';
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { setNonce } from 'get-nonce';
 import { App } from './App';
 import { startTokenRenewal } from './lib/auth';
+import { styleNonce } from './theme';
 
+// Mantine's Modal and Drawer lock the page scroll with react-remove-scroll, whose <style> tags
+// (react-style-singleton) take their nonce from get-nonce: the same per-response nonce as Mantine's.
+setNonce(styleNonce());
 startTokenRenewal();
 
 createRoot(document.getElementById('root')!).render(

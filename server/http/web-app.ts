@@ -1,7 +1,8 @@
 /**
  * Serves the built single-page app: hashed assets as files, and index.html for every other
  * browser path (the app's router decides, unknown paths land on its /404 screen).
- * index.html gets this response's CSP nonce, which Mantine's and the toasts' <style> tags need.
+ * index.html gets this response's CSP nonce (style-src), which the app's runtime <style> tags need:
+ * Mantine's, and react-remove-scroll's in dialogs (web/main.tsx).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,8 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
   const indexFile = path.join(webRoot, 'index.html');
   const built = fs.existsSync(indexFile);
   if (built) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false, immutable: true, maxAge: '365d' });
+    // index.html is no file to serve as it is: /index.html, like every app path, gets it with a nonce below.
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false, globIgnore: ['index.html'], immutable: true, maxAge: '365d' });
   }
   const indexHtml = built ? fs.readFileSync(indexFile, 'utf8') : null;
 
@@ -26,7 +28,8 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
     const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
-    return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml.replaceAll(NONCE_PLACEHOLDER, nonce));
+    // The nonce is good for this response only: no cache, in the browser or between, may keep it.
+    return reply.type('text/html').header('cache-control', 'no-store').send(indexHtml.replaceAll(NONCE_PLACEHOLDER, nonce));
   };
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
