@@ -202,7 +202,8 @@ test.describe('the certificate list', () => {
     await expectRows(page, ['gw-munich']);
   });
 
-  test('an upload that is no certificate shows the server message and stores nothing', async ({ page }) => {
+  test('an upload that is no certificate shows the server message and stores nothing', async ({ page, browserProblems }) => {
+    browserProblems.expectRefusal(400, /^\/api\/organizations\/[^/]+\/certificates$/);
     await signInToCertificates(page, 'issuer@contoso.example');
     const list = page.url();
     await page.getByRole('link', { name: 'Upload certificate' }).click();

@@ -22,21 +22,26 @@ test.describe('sign-in lands where SPEC.md says', () => {
     await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
   });
 
-  test('a stranger lands on the unknown-organization screen', async ({ page }) => {
+  test('a stranger lands on the unknown-organization screen', async ({ page, browserProblems }) => {
+    // The portal answers the sign-in of someone it does not know with 403 and where to go.
+    browserProblems.expectRefusal(403, /^\/api\/auth\/callback$/);
     await signIn(page, 'stranger@unknown.example');
     await expect(page).toHaveURL(/\/auth\/welcome$/);
     await expect(page.getByText(/not allowed to sign up/i)).toBeVisible();
     await expectAccessible(page);
   });
 
-  test('a member of a banned organization lands on the access error', async ({ page }) => {
+  test('a member of a banned organization lands on the access error', async ({ page, browserProblems }) => {
+    browserProblems.expectRefusal(403, /^\/api\/auth\/callback$/);
     await signIn(page, 'member@fabrikam.example');
     await expect(page).toHaveURL(/\/access-error$/);
     await expect(page.getByText('Our apologies! You have no access to the portal services')).toBeVisible();
     await expectAccessible(page);
   });
 
-  test('a wrong password is refused on the login page', async ({ page }) => {
+  test('a wrong password is refused on the login page', async ({ page, browserProblems }) => {
+    // The provider answers the form with 401 and the page again, with the message.
+    browserProblems.expectRefusal(401, /^\/oidc\/interaction\/[^/]+\/login$/);
     await page.goto('/login');
     await page.getByLabel('Email').fill('issuer@contoso.example');
     await page.getByLabel('Password').fill('wrong');

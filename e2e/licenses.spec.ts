@@ -58,7 +58,9 @@ async function expiredLicense(approver: Api, organizationId: string, name: strin
   return approve(approver, requested);
 }
 
-test('an issuer requests a license with the defaults of SPEC.md §5', async ({ page }) => {
+test('an issuer requests a license with the defaults of SPEC.md §5', async ({ page, browserProblems }) => {
+  // The second request with the same name, below.
+  browserProblems.expectRefusal(409, /^\/api\/organizations\/[^/]+\/licenses$/);
   const name = uniqueName('license');
   await signInToCertificates(page, 'issuer@contoso.example');
   const contosoId = organizationIdOf(page);
@@ -252,7 +254,8 @@ test("'No renew' after the renewal was rejected: Expiry acknowledged", async ({ 
   await expectAccessible(page);
 });
 
-test('a decision on a stale version is refused, and the screen shows the current license', async ({ page, context }) => {
+test('a decision on a stale version is refused, and the screen shows the current license', async ({ page, context, browserProblems }) => {
+  browserProblems.expectRefusal(409, /^\/api\/licenses\/[^/]+\/approve$/);
   const name = uniqueName('request');
   await signInToCertificates(page, 'approver@operator.example');
   const approver = await apiOf(page);

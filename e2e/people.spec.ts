@@ -148,7 +148,9 @@ test.describe('members, roles, organizations and the journal', () => {
     await shoot(page, 'home');
   });
 
-  test('a partner administrator bans, unbans and removes a newcomer of Contoso', async ({ page, newPage }) => {
+  test('a partner administrator bans, unbans and removes a newcomer of Contoso', async ({ page, newPage, browserProblems }) => {
+    // The banned newcomer's next call.
+    browserProblems.expectRefusal(403, /^\/api\//);
     // The newcomer joins Contoso through its trusted domain at the first sign-in (or is in it already).
     const newcomer = await newPage();
     await signInToCertificates(newcomer, 'newcomer@contoso.example');
@@ -189,7 +191,9 @@ test.describe('members, roles, organizations and the journal', () => {
     await expect(row(page, 'member@contoso.example')).toHaveCount(1);
   });
 
-  test('a supervisor bans Contoso, which stops its member at the next step, and unbans it', async ({ page, newPage }) => {
+  test('a supervisor bans Contoso, which stops its member at the next step, and unbans it', async ({ page, newPage, browserProblems }) => {
+    // The member's next call while Contoso is banned.
+    browserProblems.expectRefusal(403, /^\/api\//);
     // The member signs in before the ban.
     const member = await newPage();
     await signInToCertificates(member, 'member@contoso.example');

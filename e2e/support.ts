@@ -1,11 +1,12 @@
 /**
- * Shared steps of the end-to-end specs: the `test` every spec uses (with pages of other people),
- * signing in through the real provider, the API as a signed-in person, the axe check, locators,
- * and screenshots (SHOTS_DIR=<folder> saves each screen at laptop and phone width).
+ * Shared steps of the end-to-end specs: the `test` every spec uses (it fails a test on any console
+ * error, page error or CSP violation in any page the test opened), signing in through the real
+ * provider, the API as a signed-in person, the axe check, locators, and screenshots
+ * (SHOTS_DIR=<folder> saves each screen at laptop and phone width).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 export { expect };
@@ -15,17 +16,85 @@ export const PASSWORD = 'portal-demo';
 /** The master secret e2e/master-secret.setup.ts provides before the specs run. */
 export const MASTER_SECRET = 'e2e-master-secret-0123456789';
 
+/**
+ * Reports each `securitypolicyviolation` of the page as a console error, so a violation that the
+ * browser does not log itself (or logs as a warning) fails the test too.
+ */
+function reportCspViolations() {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    console.error(
+      `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber} (${event.sample})`,
+    );
+  });
+}
+
+const FAILED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3})\b/;
+
+/** What the browser said went wrong, per page, in the words it said it. */
+class BrowserProblems {
+  readonly found: string[] = [];
+  private readonly refusals: { status: number; path: RegExp }[] = [];
+
+  /**
+   * Declares a refusal the test provokes on purpose (a wrong password, a duplicate name, a stale
+   * version, a banned person's next call). Chromium logs every 4xx answer as the console error
+   * "Failed to load resource: … status of 409"; there is no bug behind it and nothing in the page to
+   * fix: the answer is the point, the app shows it (a toast, the error screen) and the test checks
+   * that. Only declared refusals pass: any other 4xx, and every 5xx, fails the test.
+   */
+  expectRefusal(status: number, path: RegExp) {
+    expect(status, 'only refusals (4xx) can be expected').toBeGreaterThanOrEqual(400);
+    expect(status, 'only refusals (4xx) can be expected').toBeLessThan(500);
+    this.refusals.push({ status, path });
+  }
+
+  private expected(message: ConsoleMessage): boolean {
+    const status = Number(FAILED_LOAD.exec(message.text())?.[1] ?? 0);
+    const where = message.location().url;
+    if (!status || !where) return false;
+    const path = new URL(where).pathname;
+    return this.refusals.some((r) => r.status === status && r.path.test(path));
+  }
+
+  async watch(context: BrowserContext): Promise<void> {
+    await context.addInitScript(reportCspViolations);
+    for (const page of context.pages()) this.watchPage(page);
+    context.on('page', (page) => this.watchPage(page));
+  }
+
+  private watchPage(page: Page) {
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() !== 'error' || this.expected(message)) return;
+      const where = message.location().url;
+      this.found.push(`console error on ${page.url()}: ${message.text()}${where ? ` (${where})` : ''}`);
+    });
+    page.on('pageerror', (error) => this.found.push(`page error on ${page.url()}: ${error.stack ?? error.message}`));
+  }
+}
+
 interface Fixtures {
-  /** A page in a browser context of its own (another person), closed after the test. */
+  /** Watches every page of the test; the test fails on any console error, page error or CSP violation. */
+  browserProblems: BrowserProblems;
+  /** A page in a browser context of its own (another person), watched like `page`, closed after the test. */
   newPage: () => Promise<Page>;
 }
 
 export const test = base.extend<Fixtures>({
-  newPage: async ({ browser }, use) => {
+  browserProblems: [
+    async ({ context }, use) => {
+      const problems = new BrowserProblems();
+      await problems.watch(context);
+      await use(problems);
+      expect(problems.found, 'console errors, page errors and CSP violations in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
+  newPage: async ({ browser, browserProblems }, use) => {
     const contexts: BrowserContext[] = [];
     await use(async () => {
       const context = await browser.newContext();
       contexts.push(context);
+      await browserProblems.watch(context);
       return context.newPage();
     });
     for (const context of contexts) await context.close();
