@@ -34,6 +34,32 @@ export function formatMachineDate(value: Date | string | number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+/**
+ * The last day a window covers whose end `until` is exclusive (a license's date_valid_until): the
+ * local day of the instant just before it. 21-MAR 00:00 → 20-MAR.
+ */
+export function lastValidDay(until: Date | string | number): Date {
+  return new Date(toDate(until).getTime() - 1);
+}
+
+/**
+ * The last valid day of a window with exclusive end `until`, as a person reads it: "20-MAR-2026"
+ * when it ends at local midnight, "08-NOV-2026, until 23:00" when it ends within a day (24-hour
+ * days across a DST change, or a start at another zone's midnight). Seconds show only when set.
+ */
+export function formatLastValidDay(until: Date | string | number): string {
+  const end = toDate(until);
+  const day = formatDate(lastValidDay(end));
+  if (end.getHours() === 0 && end.getMinutes() === 0 && end.getSeconds() === 0 && end.getMilliseconds() === 0) return day;
+  const seconds = end.getSeconds() || end.getMilliseconds() ? `:${pad(end.getSeconds())}` : '';
+  return `${day}, until ${pad(end.getHours())}:${pad(end.getMinutes())}${seconds}`;
+}
+
+/** The instant of local midnight at the start of `now`'s local day: the viewer's "today". */
+export function startOfLocalDay(now: Date): Date {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
+}
+
 function localMidnight(year: number, monthIndex: number, day: number): Date | null {
   const d = new Date(year, monthIndex, day);
   // Reject 31-FEB and the like instead of letting Date roll over into the next month.

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { daysLeft, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseDates } from './status';
+import {
+  certificateStatus, daysLeft, delayUntil, earliest, licenseStatus, licenseValidUntil, MAX_TIMER_DELAY_MS, nextCertificateChange,
+  nextLicenseChange, RENEWAL_WINDOW_DAYS, startOfUtcDay, type CertificateDates, type LicenseDates,
+} from './status';
 
 // Every case is written as instants (UTC). The functions must answer the same on a machine in
 // Europe/Berlin, in Pacific/Kiritimati (UTC+14) or in UTC; `npm run test:unit` runs under any TZ.
@@ -132,5 +135,90 @@ describe('licenseStatus', () => {
     // The 29th in Berlin has 23 hours; the window [from, until) is exactly those.
     expect(licenseStatus(utc, at('2026-03-29T21:59:59.999Z')).badges).toEqual(['VALID']);
     expect(licenseStatus(utc, at('2026-03-29T22:00:00.000Z')).badges).toEqual(['EXPIRED']);
+  });
+});
+
+// An open page renders again at the instant nextCertificateChange / nextLicenseChange names
+// (web/lib/status-clock.ts): the status must change exactly there, and nowhere in between.
+describe('the next instant a status changes', () => {
+  const MS = 1;
+  const certificate: CertificateDates = {
+    date_not_before: '2026-03-01T00:00:00.000Z', date_not_after: '2026-03-21T00:00:00.000Z',
+    date_approved: '2026-02-28T00:00:00.000Z', date_revoked: null, date_expiry_acknowledged: null,
+  };
+
+  it.each([
+    ['2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'],
+    ['2026-02-28T23:59:59.999Z', '2026-03-01T00:00:00.000Z'],
+    ['2026-03-01T00:00:00.000Z', '2026-03-21T00:00:00.000Z'],
+    ['2026-03-20T23:59:59.999Z', '2026-03-21T00:00:00.000Z'],
+    ['2026-03-21T00:00:00.000Z', null],
+    ['2027-01-01T00:00:00.000Z', null],
+  ])('of a certificate, seen at %s, is %s', (now, next) => {
+    expect(nextCertificateChange(certificate, at(now))?.toISOString() ?? null).toBe(next);
+  });
+
+  it('of a certificate: the status differs at t − 1 ms and t, and is the same at t and t + 1 ms', () => {
+    let now = at('2026-01-01T00:00:00.000Z');
+    const seen: string[] = [];
+    for (let next = nextCertificateChange(certificate, now); next; next = nextCertificateChange(certificate, now)) {
+      const t = next.getTime();
+      expect(certificateStatus(certificate, new Date(t - MS))).not.toEqual(certificateStatus(certificate, next));
+      expect(certificateStatus(certificate, new Date(t + MS))).toEqual(certificateStatus(certificate, next));
+      // Nothing changes between the instant seen and the next change.
+      expect(certificateStatus(certificate, now)).toEqual(certificateStatus(certificate, new Date(t - MS)));
+      seen.push(next.toISOString());
+      now = next;
+    }
+    expect(seen).toEqual(['2026-03-01T00:00:00.000Z', '2026-03-21T00:00:00.000Z']);
+    expect(certificateStatus(certificate, now).valid).toBe(false);
+  });
+
+  it('of a license: valid-from, each whole-day step of days left, valid-until; the status changes at each', () => {
+    const l = approved(); // 20 days: 01-MAR to 21-MAR (exclusive)
+    let now = at('2026-02-27T12:00:00.000Z');
+    const seen: string[] = [];
+    for (let next = nextLicenseChange(l, now); next; next = nextLicenseChange(l, now)) {
+      const t = next.getTime();
+      expect(licenseStatus(l, new Date(t - MS))).not.toEqual(licenseStatus(l, next));
+      expect(licenseStatus(l, new Date(t + MS))).toEqual(licenseStatus(l, next));
+      expect(licenseStatus(l, now)).toEqual(licenseStatus(l, new Date(t - MS)));
+      seen.push(next.toISOString());
+      now = next;
+    }
+    // 28-FEB 00:00 (days left 22 → 21), 01-MAR (valid; 20), 02-MAR to 20-MAR (19 → 1), 21-MAR (expired).
+    expect(seen).toHaveLength(22);
+    expect(seen[0]).toBe('2026-02-28T00:00:00.000Z');
+    expect(seen[1]).toBe('2026-03-01T00:00:00.000Z');
+    expect(seen.at(-2)).toBe('2026-03-20T00:00:00.000Z');
+    expect(seen.at(-1)).toBe('2026-03-21T00:00:00.000Z');
+    // The renewal window opens at one of them: 7 days before the end.
+    expect(licenseStatus(l, at('2026-03-13T23:59:59.999Z')).can_renew).toBe(false);
+    expect(licenseStatus(l, at('2026-03-14T00:00:00.000Z')).can_renew).toBe(true);
+    expect(seen).toContain('2026-03-14T00:00:00.000Z');
+  });
+
+  it('of a license whose window crosses the autumn DST change in Berlin: at the instants, not at local midnights', () => {
+    // From 20-OCT-2026 00:00 in Berlin (+02:00) for 20 days of 24 h: ends 08-NOV 23:00 (+01:00).
+    const l = approved({ date_valid_from: '2026-10-19T22:00:00.000Z', date_valid_until: licenseValidUntil('2026-10-19T22:00:00.000Z', 20) });
+    expect(l.date_valid_until).toBe('2026-11-08T22:00:00.000Z');
+    expect(nextLicenseChange(l, at('2026-11-08T21:59:59.999Z'))?.toISOString()).toBe('2026-11-08T22:00:00.000Z');
+    expect(licenseStatus(l, at('2026-11-08T21:59:59.999Z')).badges).toEqual(['VALID']);
+    expect(licenseStatus(l, at('2026-11-08T22:00:00.000Z')).badges).toEqual(['EXPIRED']);
+    expect(nextLicenseChange(l, at('2026-11-08T22:00:00.000Z'))).toBeNull();
+  });
+
+  it('of a list: the earliest of its rows', () => {
+    expect(earliest([null, at('2026-03-02T00:00:00Z'), at('2026-03-01T00:00:00Z'), null])?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    expect(earliest([])).toBeNull();
+  });
+
+  it('is waited for with one timer, capped at setTimeout\'s maximum', () => {
+    const next = at('2026-03-21T00:00:00.000Z');
+    expect(delayUntil(next, new Date(next.getTime() - 1))).toBe(1);
+    expect(delayUntil(next, next)).toBe(0);
+    expect(delayUntil(next, new Date(next.getTime() + 1))).toBe(0);
+    expect(delayUntil(next, new Date(next.getTime() - 30 * 86_400_000))).toBe(MAX_TIMER_DELAY_MS);
+    expect(MAX_TIMER_DELAY_MS).toBe(2 ** 31 - 1);
   });
 });

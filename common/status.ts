@@ -4,7 +4,7 @@
  */
 import { DAY } from './dates';
 
-type When = string | Date | null | undefined;
+type When = string | number | Date | null | undefined;
 const ms = (d: When) => (d == null ? null : new Date(d).getTime());
 
 /** Now is at or after `from` and strictly before `until` (SPEC.md §4). */
@@ -85,6 +85,49 @@ export const RENEWAL_WINDOW_DAYS = 7;
 /** `date_valid_until` = `date_valid_from` + `days_valid` whole days of 24 h (exclusive end). */
 export function licenseValidUntil(from: string | Date, daysValid: number): string {
   return new Date(new Date(from).getTime() + daysValid * DAY).toISOString();
+}
+
+/** The earliest of these instants strictly after `now`, or null when none is. */
+export function nextInstant(instants: readonly When[], now: Date): Date | null {
+  let next: number | null = null;
+  for (const instant of instants) {
+    const t = ms(instant);
+    if (t != null && !Number.isNaN(t) && t > now.getTime() && (next == null || t < next)) next = t;
+  }
+  return next == null ? null : new Date(next);
+}
+
+/** The earliest of these (a list's rows), or null. */
+export function earliest(dates: readonly (Date | null)[]): Date | null {
+  let first: Date | null = null;
+  for (const date of dates) if (date && (!first || date.getTime() < first.getTime())) first = date;
+  return first;
+}
+
+/** The next instant after `now` at which `certificateStatus` changes: its not-before, then its not-after. */
+export function nextCertificateChange(c: Pick<CertificateDates, 'date_not_before' | 'date_not_after'>, now: Date): Date | null {
+  return nextInstant([c.date_not_before, c.date_not_after], now);
+}
+
+/**
+ * The next instant after `now` at which `licenseStatus` changes: its valid-from, its valid-until,
+ * or before that the next whole-day step of `days_left` (which also opens the renewal window).
+ */
+export function nextLicenseChange(l: Pick<LicenseDates, 'date_valid_from' | 'date_valid_until'>, now: Date): Date | null {
+  const until = ms(l.date_valid_until);
+  const step = until != null && until > now.getTime() ? until - (Math.ceil((until - now.getTime()) / DAY) - 1) * DAY : null;
+  return nextInstant([l.date_valid_from, l.date_valid_until, step], now);
+}
+
+/** setTimeout's longest delay (2^31 − 1 ms, about 24.8 days); a longer one would fire at once. */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/**
+ * How long a timer waits to show the change at `next`: 0 when it is due, at most
+ * MAX_TIMER_DELAY_MS (the timer then fires early and is set again from there).
+ */
+export function delayUntil(next: Date, now: Date): number {
+  return Math.min(Math.max(next.getTime() - now.getTime(), 0), MAX_TIMER_DELAY_MS);
 }
 
 /** Start of the UTC day of `now`: the server's "today" (renewals, the request default). */

@@ -11,6 +11,11 @@ const org = z.object({ id: z.string().min(1).max(100) });
 const license = z.object({ id: z.string().min(1).max(100) });
 const list = z.array(licenseSchema);
 const TEXT = 'text/plain; charset=utf-8';
+/**
+ * ?version=, and optionally ?today=: the instant the requester's day started (their local
+ * midnight), which the successor is valid from; without it the UTC day (docs/decisions.md "Licenses").
+ */
+const renewQuery = versionQuery.extend({ today: z.string().max(40).optional() });
 
 export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
@@ -52,8 +57,8 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   );
 
   // Answers the successor it made: the new license that now waits for approval.
-  api.post('/licenses/:id/renew', { schema: { tags, params: license, querystring: versionQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
-    const successor = await service.renewLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now());
+  api.post('/licenses/:id/renew', { schema: { tags, params: license, querystring: renewQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
+    const successor = await service.renewLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now(), request.query.today);
     return reply.status(201).send(successor);
   });
 

@@ -10,12 +10,13 @@ import type { LicensesTable } from '../../db/schema';
 import type { RequestActor } from '../../auth/actor';
 import type { Action } from '../../../common/policy';
 import type { StatusListQuery } from '../../../common/schemas/lists';
-import type { License, licenseApprovalSchema, licenseRequestSchema } from '../../../common/schemas/license';
+import { parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
+import { DAY } from '../../../common/dates';
 import { daysLeft, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
 import { authorize } from '../../auth/authorize';
 import { readableOrganizationIds } from '../organizations/tree';
 import { audit, type AuditReason } from '../audit/service';
-import { conflict, notFound } from '../../errors';
+import { badRequest, conflict, notFound } from '../../errors';
 import * as repo from './repository';
 import type { LicenseRow } from './repository';
 
@@ -219,8 +220,29 @@ async function renewalName(tx: Tx, name: string): Promise<string> {
   }
 }
 
-/** Makes the successor (Not approved, valid from today) and links the original to it. Answers the successor. */
-export async function renewLicense(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date): Promise<License> {
+/** How far the requester's clock may be from ours when they say when their day started. */
+const CLOCK_SKEW_MS = 60 * 60_000;
+
+/**
+ * The day a renewal starts (docs/decisions.md "Licenses"): the requester's today, given as the
+ * instant their day started (`?today=`, their local midnight), else the UTC day. A day start lies
+ * within the last 24 hours in every zone; a requester's clock may be an hour off.
+ */
+export function renewalStart(now: Date, today?: string): string {
+  if (today === undefined) return startOfUtcDay(now).toISOString();
+  const instant = parseInstant(today.trim());
+  const t = instant ? new Date(instant).getTime() : Number.NaN;
+  if (!(t >= now.getTime() - DAY - CLOCK_SKEW_MS && t <= now.getTime() + CLOCK_SKEW_MS)) {
+    throw badRequest('today: the instant your day started (your local midnight) as ISO-8601, within the last 24 hours.', 'today');
+  }
+  return instant!;
+}
+
+/**
+ * Makes the successor (Not approved, valid from the requester's today, see `renewalStart`) and
+ * links the original to it. Answers the successor.
+ */
+export async function renewLicense(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date, today?: string): Promise<License> {
   const successorId = await change(db, actor, licenseId, version, {
     action: 'license.renew',
     reason: 'LICENSE_RENEWED',
@@ -228,8 +250,9 @@ export async function renewLicense(db: Db, actor: RequestActor, licenseId: strin
       closed(s) ?? (s.can_renew ? null : `A license can be renewed in its last ${RENEWAL_WINDOW_DAYS} days or once it has expired.`),
     apply: async (tx, row) => {
       const id = randomUUID();
+      // Checked here, after who and which state: a caller learns nothing of a license they may not renew.
+      const from = renewalStart(now, today);
       const name = await renewalName(tx, row.license_name);
-      const from = startOfUtcDay(now).toISOString();
       await repo.insertLicense(tx, {
         license_id: id, license_name: name, name_search: name.toLowerCase(), license_scope: row.license_scope,
         organization_id: row.organization_id, date_valid_from: from, days_valid: row.days_valid,

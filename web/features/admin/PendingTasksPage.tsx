@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
-import { formatDate, formatDateTime } from '../../../common/dates';
+import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
 import { CardField, CardList, ListCard } from '../../components/CardList';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
@@ -44,7 +44,8 @@ const licenseTask = (l: License): Task => ({
   path: licenseDetailsPath(l.organization_id, l.license_id),
   organization: l.organization_name,
   from: l.date_valid_from,
-  until: l.date_valid_until,
+  // The last valid day, as every license screen shows it (date_valid_until is exclusive).
+  until: lastValidDay(l.date_valid_until).toISOString(),
   created: l.date_created,
 });
 

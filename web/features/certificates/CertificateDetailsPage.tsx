@@ -10,6 +10,7 @@ import { Button, Card, CopyButton, DataList, SimpleGrid, Stack, Text, Textarea, 
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { Certificate } from '../../../common/schemas/certificate';
 import { formatDateTime } from '../../../common/dates';
+import { nextCertificateChange } from '../../../common/status';
 import { CertificateBadges } from '../../components/CertificateBadges';
 import { AnchorLink } from '../../components/Link';
 import { Loading } from '../../components/Loading';
@@ -18,6 +19,7 @@ import { Page } from '../../components/Page';
 import { usePageTitle } from '../../components/usePageTitle';
 import { usePhone } from '../../components/usePhone';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
+import { useStatusClock } from '../../lib/status-clock';
 import { useCertificate } from './api/get-certificate';
 import { CertificateActions } from './components/CertificateActions';
 import { DescriptionEditor } from './components/DescriptionEditor';
@@ -114,6 +116,8 @@ export default function CertificateDetailsPage() {
   const { data: certificate, isPending, isError } = useCertificate({ organizationId: orgId, dn });
   const phone = usePhone();
   usePageTitle(certificate ? `Certificate ${certificate.distinguished_name}` : 'Certificate');
+  // Valid turns into Not valid (and the actions change) at not-after while the page is open.
+  const now = useStatusClock((t) => (certificate ? nextCertificateChange(certificate, t) : null));
 
   if (isPending) return <Loading />;
   if (isError || !certificate) {
@@ -136,8 +140,8 @@ export default function CertificateDetailsPage() {
         </Text>
       </Stack>
       <Stack gap="md">
-        <CertificateBadges certificate={certificate} now={new Date()} />
-        <CertificateActions certificate={certificate} />
+        <CertificateBadges certificate={certificate} now={now} />
+        <CertificateActions certificate={certificate} now={now} />
       </Stack>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Section title="Validity and approval">

@@ -8,10 +8,11 @@ import { useMemo, type FormEvent } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { licenseApprovalSchema, type License } from '../../../common/schemas/license';
-import { licenseStatus } from '../../../common/status';
+import { licenseStatus, nextLicenseChange } from '../../../common/status';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { useAllowedHere } from '../../lib/actor';
+import { useStatusClock } from '../../lib/status-clock';
 import { licenseDetailsPath } from '../../lib/navigation';
 import { notifySuccess } from '../../lib/notifications';
 import { useApproveLicense } from './api/approve-license';
@@ -25,7 +26,8 @@ import { draftOf, draftValidUntil, errorsOf, toApproval } from './components/lic
 import { useLicenseDraft } from './components/useLicenseDraft';
 
 function LicenseDetails({ license }: { license: License }) {
-  const now = new Date();
+  // Badges, days left and actions change at valid-from, valid-until and each day while open.
+  const now = useStatusClock((t) => nextLicenseChange(license, t));
   const status = licenseStatus(license, now);
   const mayApprove = useAllowedHere('license.approve');
   const editing = status.can_edit && mayApprove;

@@ -21,9 +21,10 @@ import { useGoBack } from './useGoBack';
 
 type Confirming = 'revoke' | 'remove' | null;
 
-export function CertificateActions({ certificate }: { certificate: Certificate }) {
+/** `now`: the time the page computes statuses with (useStatusClock). */
+export function CertificateActions({ certificate, now }: { certificate: Certificate; now: Date }) {
   const ref = { organizationId: certificate.organization_id, dn: certificate.distinguished_name };
-  const status = certificateStatus(certificate, new Date());
+  const status = certificateStatus(certificate, now);
   const may = {
     approve: useAllowedHere('certificate.approve'),
     revoke: useAllowedHere('certificate.revoke'),

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { Anchor, Stack, Table } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { formatDate } from '../../../../common/dates';
+import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CardField, CardList, ListCard } from '../../../components/CardList';
 import { CertificateBadges } from '../../../components/CertificateBadges';
 import { PagedList } from '../../../components/PagedList';
@@ -14,6 +15,7 @@ import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useStatusListSearch } from '../../../components/useListSearch';
 import { usePhone } from '../../../components/usePhone';
 import { certificateDetailsPath } from '../../../lib/navigation';
+import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
 import { DistinguishedName } from './DistinguishedName';
 
@@ -110,7 +112,7 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
   const { page, request, setPage } = search;
   const certificates = useCertificates(organizationId, request);
   const phone = usePhone();
-  const now = new Date();
+  const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
   const Rows = phone ? CertificateCards : CertificateTable;
 
   return (

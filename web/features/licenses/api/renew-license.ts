@@ -1,15 +1,17 @@
 /**
- * POST /api/licenses/{id}/renew?version=: makes the successor (Not approved) and answers it
- * with 201; the original then shows Extension requested until the successor is approved.
+ * POST /api/licenses/{id}/renew?version=&today=: makes the successor (Not approved) and answers it
+ * with 201; the original then shows Extension requested until the successor is approved. `today`
+ * is the viewer's local midnight, so the successor starts on the viewer's day, not the UTC day.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { startOfLocalDay } from '../../../../common/dates';
 import type { License } from '../../../../common/schemas/license';
 import { api } from '../../../lib/api';
 import { licenseKeys, licensePath, type LicenseRef } from './keys';
 import { refetchAfterConflict } from './invalidate';
 
 export function renewLicense({ licenseId, version }: LicenseRef): Promise<License> {
-  return api<License>(`${licensePath(licenseId)}/renew`, { method: 'POST', query: { version } });
+  return api<License>(`${licensePath(licenseId)}/renew`, { method: 'POST', query: { version, today: startOfLocalDay(new Date()).toISOString() } });
 }
 
 export function useRenewLicense() {

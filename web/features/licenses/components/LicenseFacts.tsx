@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
-import { formatDate, formatDateTime, formatDaysLeft } from '../../../../common/dates';
+import { formatDate, formatDateTime, formatDaysLeft, formatLastValidDay, lastValidDay } from '../../../../common/dates';
 import { label } from '../../../../common/enums';
 import type { LicenseStatus } from '../../../../common/status';
 import { licenseDetailsPath } from '../../../lib/navigation';
@@ -31,7 +31,7 @@ function Successor({ license }: { license: License }) {
       <Anchor component={Link} to={licenseDetailsPath(license.organization_id, successor.license_id)}>
         {successor.license_name}
       </Anchor>{' '}
-      ({formatDate(successor.date_valid_from)} – {formatDate(successor.date_valid_until)},{' '}
+      ({formatDate(successor.date_valid_from)} – {formatDate(lastValidDay(successor.date_valid_until))},{' '}
       {successor.date_approved ? `approved ${formatDate(successor.date_approved)}` : 'waiting for approval'})
     </>
   );
@@ -57,7 +57,7 @@ export function LicenseFacts({ license, status, editing, validUntil }: LicenseFa
           <Fact term="Days valid">{license.days_valid}</Fact>
         </>
       )}
-      <Fact term="Valid until">{validUntil ? formatDate(validUntil) : '-'}</Fact>
+      <Fact term="Last valid day">{validUntil ? formatLastValidDay(validUntil) : '-'}</Fact>
       <Fact term="Days left">{status.valid ? formatDaysLeft(status.days_left) : '-'}</Fact>
       <Fact term="Organization">{license.organization_name}</Fact>
       <Fact term="Requested on">{when(license.date_created)}</Fact>

@@ -8,7 +8,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { LICENSE_SCOPES, label, type LicenseScope } from '../../../../common/enums';
-import { formatDate } from '../../../../common/dates';
+import { formatLastValidDay } from '../../../../common/dates';
 import type { DraftErrors, LicenseDraft } from './license-draft';
 import { draftValidUntil } from './license-draft';
 
@@ -63,7 +63,7 @@ export function LicenseFields({ draft, errors = {}, disabled, onChange }: Licens
       />
       <NumberInput
         label="Days valid"
-        description={until ? `Valid until ${formatDate(until)} (exclusive)` : undefined}
+        description={until ? `Last valid day: ${formatLastValidDay(until)}` : undefined}
         min={1}
         max={3650}
         allowDecimal={false}

@@ -6,14 +6,15 @@
 import { Link } from 'react-router';
 import { Anchor, Stack, Table } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
-import { formatDate, formatDaysLeft } from '../../../../common/dates';
-import { licenseStatus } from '../../../../common/status';
+import { formatDate, formatDaysLeft, lastValidDay } from '../../../../common/dates';
+import { earliest, licenseStatus, nextLicenseChange } from '../../../../common/status';
 import { CardField, CardList, ListCard } from '../../../components/CardList';
 import { PagedList } from '../../../components/PagedList';
 import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useStatusListSearch } from '../../../components/useListSearch';
 import { usePhone } from '../../../components/usePhone';
 import { licenseDetailsPath } from '../../../lib/navigation';
+import { useStatusClock } from '../../../lib/status-clock';
 import { useLicenses } from '../api/get-licenses';
 import { LicenseBadges } from './LicenseBadges';
 
@@ -72,7 +73,8 @@ function LicenseTable({ licenses, showOrganization, now }: RowsProps) {
               </Table.Td>
               <Table.Td>{license.license_scope.toLowerCase()}</Table.Td>
               <Table.Td style={NOWRAP}>{formatDate(license.date_valid_from)}</Table.Td>
-              <Table.Td style={NOWRAP}>{formatDate(license.date_valid_until)}</Table.Td>
+              {/* Until: the last valid day (date_valid_until is exclusive), docs/decisions.md "Licenses". */}
+              <Table.Td style={NOWRAP}>{formatDate(lastValidDay(license.date_valid_until))}</Table.Td>
               <Table.Td style={NOWRAP}>{daysLeftText(license, now)}</Table.Td>
             </Table.Tr>
           ))}
@@ -94,7 +96,7 @@ function LicenseCards({ licenses, showOrganization, now }: RowsProps) {
             {showOrganization ? <CardField label="Organization">{license.organization_name}</CardField> : null}
             <CardField label="Scope">{license.license_scope.toLowerCase()}</CardField>
             <CardField label="Valid">
-              {formatDate(license.date_valid_from)} – {formatDate(license.date_valid_until)}
+              {formatDate(license.date_valid_from)} – {formatDate(lastValidDay(license.date_valid_until))}
             </CardField>
             <CardField label="Days left">{daysLeftText(license, now)}</CardField>
           </Stack>
@@ -109,7 +111,7 @@ export function LicenseList({ organizationId }: LicenseListProps) {
   const { page, request, setPage } = search;
   const licenses = useLicenses(organizationId, request);
   const phone = usePhone();
-  const now = new Date();
+  const now = useStatusClock((t) => earliest((licenses.data?.items ?? []).map((l) => nextLicenseChange(l, t))));
   const Rows = phone ? LicenseCards : LicenseTable;
 
   return (

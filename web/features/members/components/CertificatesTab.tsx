@@ -7,10 +7,12 @@ import { Link } from 'react-router';
 import { Anchor, Stack, Table, Text } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { formatDate } from '../../../../common/dates';
+import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
 import { QueryList } from '../../../components/QueryList';
 import { StackedTable } from '../../../components/StackedTable';
 import { certificateDetailsPath } from '../../../lib/navigation';
+import { useStatusClock } from '../../../lib/status-clock';
 import { useMemberCertificates } from '../api/get-member-certificates';
 import type { MemberRef } from '../api/keys';
 
@@ -48,7 +50,7 @@ function CertificateTable({ certificates, now }: { certificates: CertificateSumm
 
 export function CertificatesTab({ member }: { member: MemberRef }) {
   const certificates = useMemberCertificates(member);
-  const now = new Date();
+  const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
 
   return (
     <QueryList query={certificates} noun="certificates">

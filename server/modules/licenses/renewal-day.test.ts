@@ -1,0 +1,84 @@
+/**
+ * The day a renewal starts on (docs/decisions.md "Licenses"): the requester's day when the call
+ * names it (`?today=`, the instant their day started), else the UTC day, as before.
+ */
+import { describe, expect, it } from 'vitest';
+import { testDialects } from '../../../test/support/databases';
+import { useTestApp } from '../../../test/support/test-app';
+import type { License } from '../../../common/schemas/license';
+import { startOfUtcDay } from '../../../common/status';
+import { renewalStart } from './service';
+
+const dialects = await testDialects();
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const ISSUER_C = 'issuer@contoso.example';
+const SUPERVISOR = 'supervisor@operator.example';
+
+describe('renewalStart', () => {
+  const now = new Date('2026-03-16T03:30:00.000Z'); // 15-MAR 23:30 in New York, 16-MAR in UTC
+  it('is the UTC day without the requester’s', () => {
+    expect(renewalStart(now)).toBe('2026-03-16T00:00:00.000Z');
+  });
+  it('is the instant the requester’s day started, in any zone', () => {
+    expect(renewalStart(now, '2026-03-15T04:00:00.000Z')).toBe('2026-03-15T04:00:00.000Z'); // New York
+    expect(renewalStart(now, '2026-03-16T00:00:00+14:00')).toBe('2026-03-15T10:00:00.000Z'); // Kiritimati's midnight, as UTC
+  });
+  it('takes a day start of the last 24 hours, with an hour for the requester’s clock: t − 1 ms, t, t + 1 ms', () => {
+    const earliest = now.getTime() - DAY - HOUR;
+    const latest = now.getTime() + HOUR;
+    for (const t of [earliest, earliest + 1, latest - 1, latest]) expect(renewalStart(now, new Date(t).toISOString())).toBe(new Date(t).toISOString());
+    for (const t of [earliest - 1, latest + 1]) expect(() => renewalStart(now, new Date(t).toISOString())).toThrow(/the instant your day started/);
+  });
+  it('refuses what is no instant', () => {
+    for (const text of ['', 'today', '2026-02-30T00:00:00Z', '2026-03-15T04:00']) expect(() => renewalStart(now, text)).toThrow(/the instant your day started/);
+  });
+});
+
+describe.each(dialects)('renewal day on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  let serial = 0;
+
+  /** An approved license of Contoso whose 20 days ended 10 days ago. */
+  async function expired(): Promise<License> {
+    const from = new Date(t.clock.now().getTime() - 30 * DAY).toISOString();
+    const created = await t.call(SUPERVISOR, {
+      method: 'POST', url: `/api/organizations/${t.org.contoso}/licenses`, payload: { license_name: `Renewal day ${dialect} ${++serial}`, days_valid: 20, date_valid_from: from },
+    });
+    expect(created.statusCode).toBe(201);
+    const approved = await t.call(SUPERVISOR, { method: 'POST', url: `/api/licenses/${created.json().license_id}/approve`, payload: { version: created.json().version } });
+    expect(approved.statusCode).toBe(200);
+    return approved.json();
+  }
+
+  const renew = (l: License, today?: string) =>
+    t.call(ISSUER_C, { method: 'POST', url: `/api/licenses/${l.license_id}/renew`, query: { version: String(l.version), ...(today === undefined ? {} : { today }) } });
+
+  it("starts on the requester's day when the call names it: New York's evening is still its 15-MAR", async () => {
+    t.clock.set('2026-03-16T03:30:00.000Z');
+    const l = await expired();
+    const renewed = await renew(l, '2026-03-15T04:00:00.000Z');
+    expect(renewed.statusCode).toBe(201);
+    const successor: License = renewed.json();
+    expect(successor.date_valid_from).toBe('2026-03-15T04:00:00.000Z');
+    expect(successor.date_valid_until).toBe(new Date(Date.parse('2026-03-15T04:00:00.000Z') + l.days_valid * DAY).toISOString());
+  });
+
+  it('starts on the UTC day without it, as before', async () => {
+    t.clock.set('2026-03-16T03:30:00.000Z');
+    const renewed = await renew(await expired());
+    expect(renewed.statusCode).toBe(201);
+    expect(renewed.json().date_valid_from).toBe(startOfUtcDay(t.clock.now()).toISOString());
+  });
+
+  it('refuses a day that is not the requester’s today with 400, and changes nothing', async () => {
+    t.clock.set('2026-03-16T03:30:00.000Z');
+    const l = await expired();
+    const refused = await renew(l, '2026-03-10T00:00:00.000Z');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/the instant your day started/);
+    const after: License = (await t.call(SUPERVISOR, { method: 'GET', url: `/api/licenses/${l.license_id}` })).json();
+    expect(after.version).toBe(l.version);
+    expect(after.extended_by).toBeNull();
+  });
+});
