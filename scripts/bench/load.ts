@@ -29,6 +29,8 @@ export interface LoadResult {
   maxMs: number;
   /** Requests still unanswered at the end: where there are many, the percentiles are lower bounds. */
   unfinished: number;
+  /** Connections that got no answer at all during the run. */
+  starved: number;
   seconds: number;
 }
 
@@ -47,9 +49,12 @@ export function startLoad(options: LoadOptions): RunningLoad {
   let instance: Instance | undefined;
   const latencies: number[] = [];
   const sentAt = new Map<object, number>();
+  const answeredBy = new Map<object, number>();
   const setupClient = (client: NodeJS.EventEmitter) => {
+    answeredBy.set(client, 0);
     client.on('request', () => sentAt.set(client, performance.now()));
     client.on('response', (_status: number, _bytes: number, ms: number) => {
+      answeredBy.set(client, answeredBy.get(client)! + 1);
       latencies.push(ms);
       sentAt.delete(client);
     });
@@ -80,6 +85,7 @@ export function startLoad(options: LoadOptions): RunningLoad {
           p99Ms: percentile(sorted, 99),
           maxMs: sorted.at(-1) ?? 0,
           unfinished,
+          starved: [...answeredBy.values()].filter((n) => n === 0).length,
           seconds: r.duration,
         });
       },

@@ -105,7 +105,7 @@ export async function runTargets(
       });
       const result = await running.result;
       // The run lasts until the portal has finished the requests it had read: its event-loop delay and RSS until then count.
-      const idle = overLimit ? false : await waitIdle(portal.current.pid, busy, 120_000);
+      const idle = overLimit ? false : await waitIdle(portal.current.pid, portal.current.url, busy, 120_000);
       const metrics = overLimit ? null : await scrapeMetrics(portal.current.url, 30_000);
       const rssPeakMb = rss.stop();
       const unresponsive = overLimit ? undefined : !idle ? 'still busy 2 minutes after the run' : !metrics ? 'no answer to /metrics after the run' : undefined;
@@ -117,6 +117,7 @@ export async function runTargets(
       run.rounds.push(roundResult);
       if (overLimit || unresponsive) {
         run.aborted = `round ${round}: ${overLimit ?? unresponsive}`;
+        log(`  ${target.id}: aborted, ${run.aborted}; ${(roundResult.ratio * 100).toFixed(2)} % of bare until then, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB`);
         await portal.restart(run.aborted);
         continue;
       }
@@ -125,7 +126,7 @@ export async function runTargets(
       }
       log(
         `  ${target.id}: ${(roundResult.ratio * 100).toFixed(2)} % of bare (${result.rps.toFixed(0)}/${bare.rps.toFixed(0)} req/s), ` +
-          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB` +
+          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end, ${result.starved} connections never answered), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB` +
           (result.unexpected ? `, ${result.unexpected} unexpected (${JSON.stringify(result.statuses)}, ${result.timeouts} timeouts)` : '') +
           (roundResult.single ? `; 1 client p99 ${roundResult.single.p99Ms.toFixed(1)} ms` : ''),
       );
@@ -151,7 +152,7 @@ export async function measureRebuild(
   const result: RebuildResult = { runsMs: [], eventLoopP99Ms: [] };
   const url = portal.current.url;
   try {
-    await waitIdle(portal.current.pid, busy, 120_000);
+    await waitIdle(portal.current.pid, url, busy, 120_000);
     const pending = await fetch(`${url}/api/approve`, { headers: { authorization: `Bearer ${tokens.supervisor}` }, signal: AbortSignal.timeout(300_000) });
     const { certificates } = (await pending.json()) as { certificates: { distinguished_name: string }[] };
     for (const certificate of certificates.slice(0, times)) {

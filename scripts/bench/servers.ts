@@ -180,17 +180,21 @@ export function cpuSeconds(pid: number): number | null {
 }
 
 /**
- * Waits until the process is idle: under 5 % of a core for half a second, and `busy` (the
- * database's own work) says nothing is running. A load that stops leaves requests the portal
+ * Waits until the process is idle: under 5 % of a core for three half-seconds in a row, `busy`
+ * (the database's own work) saying nothing runs and /healthz answering within 250 ms. A load that stops leaves requests the portal
  * already read; they run on and would be counted against the next run.
  */
-export async function waitIdle(pid: number, busy: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+export async function waitIdle(pid: number, url: string, busy: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
+  let quiet = 0;
   while (performance.now() < deadline) {
     const before = cpuSeconds(pid);
     await new Promise((r) => setTimeout(r, 500));
     const after = cpuSeconds(pid);
-    if ((before == null || after == null || after - before < 0.025) && !(await busy())) return true;
+    const idle = (before == null || after == null || after - before < 0.025) && !(await busy()) && (await answers(`${url}/healthz`, 250));
+    // Three quiet half-seconds in a row: on a machine shared with other work one can be luck.
+    quiet = idle ? quiet + 1 : 0;
+    if (quiet >= 3) return true;
   }
   return false;
 }
