@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { makeCertificate } from '../scripts/make-certificate';
-import { apiAs, expect, expectAccessible, organizationIdOf, row, shoot, signInToCertificates, test, toast } from './support';
+import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, row, shoot, signInToCertificates, test, toast } from './support';
 
 const DAY = 86_400_000;
 
@@ -142,6 +142,24 @@ test.describe('a certificate from upload to removal', () => {
     await expect(toast(page, 'Certificate removed.')).toBeVisible();
     await expect(page.getByText('No certificates found.')).toBeVisible();
   });
+});
+
+test("an open details page turns Not valid at the certificate's not-after, without a reload", async ({ page }) => {
+  await signInToCertificates(page, 'issuer@contoso.example');
+  const issuer = await apiOf(page);
+  // Valid for 20 more seconds (X.509 times have whole seconds): time to open it and watch.
+  const notAfter = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000);
+  const cn = `e2e-expiring-${Date.now()}`;
+  const { pem } = await makeCertificate({ subject: `C=DE, O=Contoso, OU=E2E, CN=${cn}`, notBefore: new Date(Date.now() - DAY), notAfter });
+  await issuer.call('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: 'Expires during the test', certificate: pem } });
+
+  await page.goto(`/organizations/${issuer.organizationId}/certificates/${encodeURIComponent(`CN=${cn},OU=E2E,O=Contoso,C=DE`)}`);
+  const badges = page.getByRole('main');
+  await expect(badges.getByText('Valid', { exact: true })).toBeVisible();
+  // What a person sees when the moment comes: the badge changes by itself.
+  await expect(badges.getByText('Not valid', { exact: true })).toBeVisible({ timeout: notAfter.getTime() - Date.now() + 10_000 });
+  await expect(badges.getByText('Valid', { exact: true })).toHaveCount(0);
+  expect(Date.now()).toBeGreaterThanOrEqual(notAfter.getTime());
 });
 
 test.describe('the certificate list', () => {

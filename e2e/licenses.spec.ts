@@ -282,6 +282,26 @@ test('a decision on a stale version is refused, and the screen shows the current
   await expect(page.getByRole('region', { name: 'License details' }).getByText('20', { exact: true })).toBeVisible();
 });
 
+test('an open license turns Expired at its valid-until, without a reload', async ({ page }) => {
+  await signInToCertificates(page, 'approver@operator.example');
+  const approver = await apiOf(page);
+  const contosoId = await approver.organizationNamed('Contoso');
+  // One day of 24 h that ends 20 seconds from now: time to open it and watch.
+  const until = Date.now() + 20_000;
+  const requested = await requestLicense(approver, contosoId, uniqueName('ending'), { date_valid_from: new Date(until - DAY).toISOString(), days_valid: 1 });
+  const license = await approve(approver, requested);
+  expect(Date.parse(license.date_valid_until)).toBe(until);
+
+  await page.goto(`/organizations/${contosoId}/licenses/${license.license_id}`);
+  await expect(badge(page, 'Valid')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'No renew' })).toHaveCount(0);
+  // What a person sees when the moment comes: the badge and the actions change by themselves.
+  await expect(badge(page, 'Expired')).toBeVisible({ timeout: until - Date.now() + 10_000 });
+  await expect(badge(page, 'Valid')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'No renew' })).toBeVisible();
+  expect(Date.now()).toBeGreaterThanOrEqual(until);
+});
+
 test('admin: licenses across organizations and the pending tasks', async ({ page }) => {
   await signInToCertificates(page, 'supervisor@operator.example');
   // This test's own: a request, an approved and a rejected one, an expired one and one let go.
