@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** SPEC.md §3 "Audit record". */
 export const auditRecordSchema = z.object({
@@ -16,7 +17,7 @@ export type AuditRecord = z.infer<typeof auditRecordSchema>;
  * offset 0 when negative. Text that is no number at all is still a 400.
  */
 export const journalQuery = z.object({
-  filter: z.string().max(200).optional(),
+  filter: text().max(200).optional(),
   offset: z.coerce
     .number()
     .default(0)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictBody } from './body';
+import { text } from './text';
 
 const person = z.object({ member_id: z.string(), name: z.string() }).nullable();
 
@@ -32,8 +33,9 @@ export type Certificate = z.infer<typeof certificateSchema>;
 
 /** Upload payload. The size limit is checked by the server with a clear message, not here. */
 export const certificateUploadSchema = strictBody({
-  description: z.string().max(1000, 'at most 1000 characters').default(''),
+  description: text().max(1000, 'at most 1000 characters').default(''),
+  // Not free text: only the parsed certificate is kept (a PEM read from a file may have CRLF lines).
   certificate: z.string(),
 });
 
-export const descriptionSchema = z.string().max(1000, 'at most 1000 characters');
+export const descriptionSchema = text().max(1000, 'at most 1000 characters');

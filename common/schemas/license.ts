@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictBody } from './body';
+import { text } from './text';
 import { LICENSE_SCOPES } from '../enums';
 
 /** The successor made by a renewal (SPEC.md §3 `extended_by`). */
@@ -64,9 +65,9 @@ const instant = z
     return z.NEVER;
   });
 
-const licenseName = z.string().trim().min(1, 'a name is required').max(200, 'at most 200 characters');
+const licenseName = text().trim().min(1, 'a name is required').max(200, 'at most 200 characters');
 const daysValid = z.number().int('a whole number of days').min(1, 'at least 1 day').max(3650, 'at most 3650 days');
-const note = z.string().max(2000, 'at most 2000 characters').nullish();
+const note = text().max(2000, 'at most 2000 characters').nullish();
 
 /** POST /api/organizations/{id}/licenses. Defaults of SPEC.md §5; valid-from defaults to today (server's UTC day). */
 export const licenseRequestSchema = strictBody({

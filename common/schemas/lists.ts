@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** A query-string flag: `true`/`1` mean on, anything else (or absent) off. */
 export const flag = z
@@ -14,7 +15,7 @@ export const paging = {
 
 /** The filters the certificate and license lists share (SPEC.md §7). */
 export const statusListQuery = z.object({
-  name: z.string().max(500).optional(),
+  name: text().max(500).optional(),
   hideExpired: flag,
   hideRequests: flag,
   hideValid: flag,

@@ -3,6 +3,7 @@ import { strictBody } from './body';
 import { ROLES, SCOPES } from '../enums';
 import { paging } from './lists';
 import { optionalText } from './organization';
+import { text } from './text';
 
 /** A role assignment of a member, in whichever organization it belongs to (SPEC.md §3). */
 export const memberRoleSchema = z.object({
@@ -34,15 +35,14 @@ export type Member = z.infer<typeof memberSchema>;
 
 /** GET .../members?filter and GET /api/members?filter: name or email contains the text. */
 export const memberListQuery = z.object({
-  filter: z.string().max(200).optional(),
+  filter: text().max(200).optional(),
   ...paging,
 });
 export type MemberListQuery = z.infer<typeof memberListQuery>;
 
 // Digits with the usual separators, an optional leading + and an optional extension ("x12", "ext. 12").
 const PHONE = /^\+?[0-9()./\s-]*(?:(?:x|ext\.?)\s*[0-9]+)?$/i;
-const phone = z
-  .string()
+const phone = text()
   .max(50, 'at most 50 characters')
   .regex(PHONE, 'digits, spaces, + ( ) . / - and an optional extension')
   .transform((s) => s.trim() || null)
@@ -54,14 +54,14 @@ const phone = z
  * `member_email` is read-only: it may be sent back unchanged, a different one is refused.
  */
 export const memberUpdateSchema = strictBody({
-  name: z.string().trim().min(1, 'required').max(200, 'at most 200 characters').optional(),
+  name: text().trim().min(1, 'required').max(200, 'at most 200 characters').optional(),
   given_name: optionalText(100),
   family_name: optionalText(100),
   job_role: optionalText(200),
   mobile_phone: phone,
   office_phone: phone,
   address: optionalText(1000),
-  member_email: z.string().max(320).optional(),
+  member_email: text().max(320).optional(),
 }, memberSchema);
 export type MemberUpdate = z.output<typeof memberUpdateSchema>;
 
@@ -71,8 +71,7 @@ export const unassignQuery = z.object({ role: z.enum(ROLES) });
 
 /** GET .../members/{memberId}/status?email: the member's own email when none is given. */
 export const statusQuery = z.object({
-  email: z
-    .string()
+  email: text()
     .trim()
     .toLowerCase()
     .max(320, 'at most 320 characters')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictBody } from './body';
+import { idText, text } from './text';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
 
 /** The caller's role assignments that apply to an organization. */
@@ -27,15 +28,14 @@ export const organizationSchema = z.object({
 export type Organization = z.infer<typeof organizationSchema>;
 
 export const organizationListQuery = z.object({
-  filter: z.string().max(200).optional(),
+  filter: text().max(200).optional(),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 /** Free text of a form: trimmed, and an empty text means "none" (null). */
 export const optionalText = (max: number) =>
-  z
-    .string()
+  text()
     .max(max, `at most ${max} characters`)
     .transform((s) => s.trim() || null)
     .nullable()
@@ -75,7 +75,7 @@ export function parseDomains(value: string | readonly string[]): { domains: stri
 }
 
 export const domainsInput = z
-  .union([z.string().max(10_000), z.array(z.string().max(300)).max(200)])
+  .union([text().max(10_000), z.array(text().max(300)).max(200)])
   .transform((value, ctx) => {
     const { domains, invalid } = parseDomains(value);
     if (invalid.length > 0) ctx.addIssue({ code: 'custom', message: `not a domain name: ${invalid.slice(0, 5).join(', ')}` });
@@ -100,8 +100,7 @@ function isWebAddress(text: string, protocols: string[]): boolean {
   }
 }
 
-const websiteInput = z
-  .string()
+const websiteInput = text()
   .max(2000, 'at most 2000 characters')
   .transform((value, ctx) => {
     if (!value.trim()) return null;
@@ -113,8 +112,7 @@ const websiteInput = z
   .optional();
 
 /** The logo is shown on every page; the CSP lets images come only from https: sources. */
-const logoInput = z
-  .string()
+const logoInput = text()
   .max(2000, 'at most 2000 characters')
   .transform((value, ctx) => {
     const trimmed = value.trim();
@@ -125,7 +123,7 @@ const logoInput = z
   .nullable()
   .optional();
 
-const organizationName = z.string().trim().min(1, 'required').max(200, 'at most 200 characters');
+const organizationName = text().trim().min(1, 'required').max(200, 'at most 200 characters');
 
 const editableFields = {
   website: websiteInput,
@@ -133,7 +131,7 @@ const editableFields = {
   address: optionalText(1000),
   domains: domainsInput.optional(),
   /** Applies to CUSTOMER organizations only (SPEC.md §5); see docs/decisions.md. */
-  parent_organization: z.string().max(100).nullable().optional(),
+  parent_organization: idText().nullable().optional(),
 };
 
 /** POST /api/organizations. A new organization is a CUSTOMER (default) or a PARTNER, never OPERATOR. */
@@ -157,5 +155,5 @@ export type OrganizationUpdate = z.output<typeof organizationUpdateSchema>;
 
 /** POST .../ban?note, for organizations and members alike. */
 export const banQuery = z.object({
-  note: z.string().max(1000, 'at most 1000 characters').optional(),
+  note: text().max(1000, 'at most 1000 characters').optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { strictBody } from './body';
+import { text } from './text';
 import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../enums';
 
 /**
@@ -70,15 +71,15 @@ export type Resource = z.infer<typeof resourceSchema>;
 /** Create and update payload; the server makes `resource_id` and ignores `organizations` here. */
 export const resourceInputSchema = strictBody({
   ordinal: z.number().int().min(1).max(1_000_000).optional(),
-  resource_name: z.string().trim().min(1, 'is required').max(200),
+  resource_name: text().trim().min(1, 'is required').max(200),
   resource_type: z.enum(RESOURCE_TYPES),
   resource_access: z.enum(RESOURCE_ACCESS),
-  path_pattern: z.string().trim().max(500).refine(isPathPattern, 'must be an absolute path pattern such as /packages/linux/** (no empty, . or .. segments)'),
+  path_pattern: text().trim().max(500).refine(isPathPattern, 'must be an absolute path pattern such as /packages/linux/** (no empty, . or .. segments)'),
   // NFC: HCL reads strings in NFC, so the gateway gets the location as stored (docs/decisions.md).
-  location: z.string().trim().normalize('NFC').max(1000).superRefine((value, ctx) => {
+  location: text().trim().normalize('NFC').max(1000).superRefine((value, ctx) => {
     const problem = locationProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
-  description: z.string().max(2000).nullable().optional(),
+  description: text().max(2000).nullable().optional(),
 }, resourceSchema);
 export type ResourceInput = z.infer<typeof resourceInputSchema>;

@@ -14,6 +14,7 @@ import type { Db } from '../db/database';
 import { requireOperatorStaff } from '../modules/resources/service';
 import { authorize, authorizeOperator } from './authorize';
 import type { RequestActor } from './actor';
+import { isPlainText } from '../../common/schemas/text';
 
 /** The services' own answers for an id they do not show (their MISSING texts). */
 const CERTIFICATE = 'Certificate not found.';
@@ -26,8 +27,12 @@ export const SECRET_REFUSAL = 'Only DevOps staff of the operator may provide the
 
 type Guard = (db: Db, actor: RequestActor, params: Record<string, string>) => Promise<unknown> | void;
 
-const organizationOf = (db: Db, table: 'licenses' | 'certificates', column: 'license_id' | 'distinguished_name', id: string) =>
-  db.selectFrom(table).select('organization_id').where(column, '=', id).executeTakeFirst();
+/**
+ * The organization of a license or certificate. The path is not validated yet: an id that no text
+ * field may hold (a NUL, which PostgreSQL refuses in a query) names nothing, so it is not looked up.
+ */
+const organizationOf = async (db: Db, table: 'licenses' | 'certificates', column: 'license_id' | 'distinguished_name', id: string) =>
+  isPlainText(id) ? db.selectFrom(table).select('organization_id').where(column, '=', id).executeTakeFirst() : undefined;
 
 /** The early check of a route, by its URL pattern; null for routes without a target of their own. */
 export function guardOf(url: string): Guard | null {

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRecordSchema, journalQuery } from '../../../common/schemas/audit';
+import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { listJournal } from './journal';
 
@@ -11,7 +12,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
     {
       schema: {
         tags: ['journal'],
-        params: z.object({ id: z.string().min(1).max(100) }),
+        params: z.object({ id: idText() }),
         querystring: journalQuery,
         response: { 200: z.array(auditRecordSchema) },
       },

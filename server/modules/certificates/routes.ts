@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { certificateSchema, certificateSummarySchema, certificateUploadSchema } from '../../../common/schemas/certificate';
 import { statusListQuery } from '../../../common/schemas/lists';
+import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
 
-const org = z.object({ id: z.string().min(1).max(100) });
-const orgDn = org.extend({ dn: z.string().min(1).max(4096) });
+const org = z.object({ id: idText() });
+const orgDn = org.extend({ dn: idText(4096) });
 const list = z.array(certificateSummarySchema);
 const done = { 204: z.null() };
 
@@ -26,7 +27,7 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get(
     '/organizations/:id/members/:memberId/certificates',
-    { schema: { tags, params: org.extend({ memberId: z.string().min(1).max(100) }), querystring: statusListQuery, response: { 200: list } } },
+    { schema: { tags, params: org.extend({ memberId: idText() }), querystring: statusListQuery, response: { 200: list } } },
     async (request, reply) => {
       const { id, memberId } = request.params;
       const { items, total } = await service.listOwnedBy(api.db, actorOf(request), id, memberId, request.query, api.now());

@@ -6,6 +6,7 @@ import type { Db } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
 import type { Action } from '../../../common/policy';
 import type { Certificate, CertificateSummary } from '../../../common/schemas/certificate';
+import { textProblem } from '../../../common/schemas/text';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../auth/authorize';
@@ -176,6 +177,8 @@ export async function updateDescription(db: Db, actor: RequestActor, organizatio
   await authorize(db, actor, 'certificate.editDescription', organizationId, MISSING);
   if (typeof description !== 'string') throw badRequest('The description must be a JSON string.', 'description');
   if (description.length > 1000) throw badRequest('The description may have at most 1000 characters.', 'description');
+  const problem = textProblem(description);
+  if (problem) throw badRequest(`The description ${problem}.`, 'description');
   const text = description.trim();
   await db.transaction().execute(async (tx) => {
     if (!(await lockRow(tx, 'certificates', 'distinguished_name', dn))) throw notFound(MISSING);

@@ -3,12 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuery } from '../../../common/schemas/license';
 import { statusListQuery } from '../../../common/schemas/lists';
+import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
 import { licenseKey, licensePublicKeyPem } from './keys';
 
-const org = z.object({ id: z.string().min(1).max(100) });
-const license = z.object({ id: z.string().min(1).max(100) });
+const org = z.object({ id: idText() });
+const license = z.object({ id: idText() });
 const list = z.array(licenseSchema);
 const TEXT = 'text/plain; charset=utf-8';
 /**

@@ -5,13 +5,14 @@ import {
   assignQuery, memberListQuery, memberRoleSchema, memberSchema, memberStatusSchema, memberUpdateSchema, statusQuery, unassignQuery,
 } from '../../../common/schemas/member';
 import { banQuery } from '../../../common/schemas/organization';
+import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
 import * as roles from './roles';
 import { signInStatus } from './status';
 
-const org = z.object({ id: z.string().min(1).max(100) });
-const orgMember = org.extend({ memberId: z.string().min(1).max(100) });
+const org = z.object({ id: idText() });
+const orgMember = org.extend({ memberId: idText() });
 const one = { 200: memberSchema };
 const roleList = { 200: z.array(memberRoleSchema) };
 

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import {
   banQuery, organizationCreateSchema, organizationListQuery, organizationSchema, organizationUpdateSchema,
 } from '../../../common/schemas/organization';
+import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
 
-const params = z.object({ id: z.string().min(1).max(100) });
+const params = z.object({ id: idText() });
 const one = { 200: organizationSchema };
 
 export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {

@@ -2,16 +2,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourceInputSchema, resourceSchema } from '../../../common/schemas/resource';
+import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
 
-const id = z.object({ id: z.string().min(1).max(100) });
-const organizationQuery = z.object({ organization: z.string().min(1, 'is required').max(100) });
+const id = z.object({ id: idText() });
+const organizationQuery = z.object({ organization: text().min(1, 'is required').max(100) });
 
 export const resourceRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['resources'];
 
-  api.get('/resources', { schema: { tags, querystring: z.object({ filter: z.string().max(200).optional() }), response: { 200: z.array(resourceSchema) } } }, async (request) =>
+  api.get('/resources', { schema: { tags, querystring: z.object({ filter: text().max(200).optional() }), response: { 200: z.array(resourceSchema) } } }, async (request) =>
     service.listResources(api.db, actorOf(request), request.query.filter),
   );
 
