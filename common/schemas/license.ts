@@ -92,5 +92,8 @@ export const licenseApprovalSchema = strictBody({
   note,
 }, licenseSchema);
 
-/** ?version= of reject, renew and acknowledge-expiry: the version the caller saw. */
-export const versionQuery = z.object({ version: z.coerce.number().int().min(0) });
+/**
+ * ?version= of reject, renew and acknowledge-expiry: the version the caller saw, in decimal digits
+ * (a number coerced from text would take `version=` for 0 and `0x1` for 1).
+ */
+export const versionQuery = z.object({ version: z.string().regex(/^\d{1,15}$/, 'the version you saw, a whole number').transform(Number) });
