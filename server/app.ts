@@ -76,6 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // URL-encoded distinguished names are often several hundred characters long.
     routerOptions: { maxParamLength: 4096 },
     bodyLimit: 256 * 1024,
+    // A path that does not decode (%zz, %c0%ae) or a too long id: the same JSON error body as every other refusal.
+    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     // X-Forwarded-For names the client only when it comes from a configured proxy (TRUST_PROXY).
     trustProxy: trustProxyOption(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();

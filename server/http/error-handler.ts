@@ -48,7 +48,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       const message = `Unknown field${unknownKeys.length > 1 ? 's' : ''} ${names} in the ${where ?? 'input'}: nothing was changed.`;
       return reply.status(400).send({ message, severity: 'ERROR', field: unknownKeys[0] } satisfies ErrorBody);
     }
-    const field = fieldOf(first?.instancePath) ?? (first?.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.');
+    // A body that is one value (the master secret) has no field: its path is empty.
+    const field = fieldOf(first?.instancePath) ?? ((first?.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || undefined);
     const message = `Invalid ${where ?? 'input'}${field ? ` field '${field}'` : ''}: ${first?.message ?? 'not accepted'}.`;
     return reply.status(400).send({ message, severity: 'ERROR', field } satisfies ErrorBody);
   }
