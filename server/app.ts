@@ -16,6 +16,7 @@ import { loadProviderKeys } from './auth/idp/keys';
 import { registerAuth } from './auth/hook';
 import { registerTargetGuard } from './auth/target-guard';
 import { errorHandler } from './http/error-handler';
+import { registerJsonBodyParser } from './http/json-body';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
 import { loggerOptions } from './http/logging';
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('masterSecret', new MasterSecret());
   await provideSecretFromFile(app);
   app.setErrorHandler(errorHandler);
+  registerJsonBodyParser(app);
 
   const extra = providerOrigins(config);
   await app.register(helmet, {
