@@ -1,4 +1,4 @@
-import { expect, expectAccessible, organizationIdOf, signIn, signInToCertificates, test } from './support';
+import { SIGN_IN_TIMEOUT, expect, expectAccessible, organizationIdOf, signIn, signInToCertificates, test } from './support';
 
 test.describe('sign-in lands where SPEC.md says', () => {
   for (const [email, organization] of [
@@ -26,7 +26,7 @@ test.describe('sign-in lands where SPEC.md says', () => {
     // The portal answers the sign-in of someone it does not know with 403 and where to go.
     browserProblems.expectRefusal(403, /^\/api\/auth\/callback$/);
     await signIn(page, 'stranger@unknown.example');
-    await expect(page).toHaveURL(/\/auth\/welcome$/);
+    await expect(page).toHaveURL(/\/auth\/welcome$/, { timeout: SIGN_IN_TIMEOUT });
     await expect(page.getByText(/not allowed to sign up/i)).toBeVisible();
     await expectAccessible(page);
   });
@@ -34,7 +34,7 @@ test.describe('sign-in lands where SPEC.md says', () => {
   test('a member of a banned organization lands on the access error', async ({ page, browserProblems }) => {
     browserProblems.expectRefusal(403, /^\/api\/auth\/callback$/);
     await signIn(page, 'member@fabrikam.example');
-    await expect(page).toHaveURL(/\/access-error$/);
+    await expect(page).toHaveURL(/\/access-error$/, { timeout: SIGN_IN_TIMEOUT });
     await expect(page.getByText('Our apologies! You have no access to the portal services')).toBeVisible();
     await expectAccessible(page);
   });

@@ -109,11 +109,14 @@ export async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** How long a person may wait for the sign-in: three page loads, a token exchange and the profile. */
+export const SIGN_IN_TIMEOUT = 30_000;
+
 /** Signs in and waits for the Certificates page of the person's organization. */
 export async function signInToCertificates(page: Page, email: string) {
   await signIn(page, email);
-  await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible();
+  await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates$/, { timeout: SIGN_IN_TIMEOUT });
+  await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
 }
 
 /** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
