@@ -18,6 +18,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { testDialects } from '../support/databases';
 import { useTestApp, type TestApp } from '../support/test-app';
 import { makeCertificate } from '../../scripts/make-certificate';
+import { forbiddenKey } from '../../server/http/json-body';
 
 const dialects = await testDialects();
 const LONG_RUN = process.env.npm_lifecycle_event === 'fuzz';
@@ -617,9 +618,13 @@ describe.each(dialects)('bad input on %s', (dialect) => {
       kinds.push(fc.constant(request('JSON as text/plain', { type: 'text/plain' })));
       kinds.push(fc.constant(request('no content-type', { type: null, payload: validPayload })));
     } else if (hasBody) {
-      // A body that is one string: the description (JSON) or the master secret (text).
+      // A body that is one string: the description (JSON) or the master secret (text, and not a field).
+      // A prototype key at its top is the field named instead.
       const bad = valid.badBody?.[''] ?? fc.constant(null);
-      kinds.push(bad.map((value) => request(`body ${JSON.stringify(value)?.slice(0, 80)}`, isText && typeof value === 'string' ? { payload: value } : { payload: json(value), type: 'application/json' }, isText ? undefined : 'description')));
+      kinds.push(bad.map((value) => {
+        const field = isText ? undefined : (forbiddenKey(JSON.parse(json(value))) ?? 'description').split('.')[0];
+        return request(`body ${json(value).slice(0, 80)}`, isText && typeof value === 'string' ? { payload: value } : { payload: json(value), type: 'application/json' }, field);
+      }));
     }
     return fc.oneof(...kinds);
   }
