@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuery } from '../../../common/schemas/license';
 import { statusListQuery } from '../../../common/schemas/lists';
-import { idText } from '../../../common/schemas/text';
+import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
 import { licenseKey, licensePublicKeyPem } from './keys';
@@ -16,7 +16,7 @@ const TEXT = 'text/plain; charset=utf-8';
  * ?version=, and optionally ?today=: the instant the requester's day started (their local
  * midnight), which the successor is valid from; without it the UTC day (docs/decisions.md "Licenses").
  */
-const renewQuery = versionQuery.extend({ today: z.string().max(40).optional() });
+const renewQuery = versionQuery.extend({ today: text().max(40).optional() });
 
 export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
