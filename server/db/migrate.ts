@@ -8,6 +8,7 @@ import * as accessEpoch from './migrations/20261123_0004_access_epoch';
 import * as journalSequence from './migrations/20261123_0005_journal_sequence';
 import * as listIndexes from './migrations/20261123_0006_list_indexes';
 import * as exportEpoch from './migrations/20261123_0007_export_epoch';
+import * as archiveIndex from './migrations/20261123_0008_archive_index';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0005_journal_sequence': journalSequence,
   '20261123_0006_list_indexes': listIndexes,
   '20261123_0007_export_epoch': exportEpoch,
+  '20261123_0008_archive_index': archiveIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
