@@ -20,13 +20,33 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** Told of errors on idle PostgreSQL connections (a restart, a dropped socket); the pool replaces them. */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL connections at most (10). */
+  poolSize?: number;
 }
 
-export function openDatabase({ databaseUrl, sqliteFile = './data/portal.db', onConnectionError }: DatabaseOptions): Db {
+/** Where each open database lives, so a worker thread can open its own connection to it. */
+const locations = new WeakMap<object, { databaseUrl?: string; sqliteFile?: string }>();
+
+/** The database's location, or undefined for an in-memory SQLite database that no other connection can reach. */
+export function databaseLocation(db: Queryable): { databaseUrl?: string; sqliteFile?: string } | undefined {
+  const location = locations.get(db);
+  return location && location.sqliteFile !== ':memory:' ? location : undefined;
+}
+
+export function openDatabase(options: DatabaseOptions): Db {
+  const db = connect(options);
+  const file = options.sqliteFile ?? DEFAULT_SQLITE_FILE;
+  locations.set(db, options.databaseUrl ? { databaseUrl: options.databaseUrl } : { sqliteFile: file === ':memory:' ? file : path.resolve(file) });
+  return db;
+}
+
+const DEFAULT_SQLITE_FILE = './data/portal.db';
+
+function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): Db {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
     pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
     // Without a listener, an idle connection that the server closes is an uncaught error that
     // ends the process; the pool drops that connection and opens a new one when next needed.
     pool.on('error', (error) => onConnectionError?.(error));

@@ -7,7 +7,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pistonStatisticsSchema } from '../../../common/schemas/piston';
 import { authenticateGateway } from './gateway-auth';
-import { archiveFiles, buildRoutesHcl, certsArchiveOf, currentCertsArchive, currentRoutesHcl, type Export } from './exports';
+import { currentCertsArchive, currentRoutesHcl, type Export } from './exports';
+import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
 import { buildStatistics } from './statistics';
 
 /** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
@@ -28,6 +29,8 @@ export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
   api.addHook('onRequest', async (request) => {
     await authenticateGateway(api, request);
   });
+  // The archive's worker holds a connection of its own: it goes before the database does.
+  api.addHook('onClose', async () => closeArchiveBuilder(api.db));
 
   api.get('/piston/routes.hcl', options, async (request, reply) =>
     sendExport(request, reply, await currentRoutesHcl(api.db, api.now()), 'text/plain; charset=utf-8', 'routes.hcl'),
@@ -39,9 +42,8 @@ export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get('/piston/statistics', { ...options, schema: { ...options.schema, response: { 200: pistonStatisticsSchema } } }, async () => {
     const now = api.now();
-    // One selection for the archive's ETag and the file names the statistics give.
-    const files = await archiveFiles(api.db, now);
-    const [routes, certs] = await Promise.all([buildRoutesHcl(api.db), certsArchiveOf(files)]);
-    return buildStatistics(api.db, now, routes, certs, files);
+    // One build for the archive's ETag and the file names the statistics give.
+    const [routes, certs] = await Promise.all([currentRoutesHcl(api.db, now), buildCertsArchive(api.db, now, true)]);
+    return buildStatistics(api.db, now, routes, certs.archive, certs.files ?? []);
   });
 };

@@ -44,7 +44,7 @@ function eventColumn(event: Exclude<PistonEvent, 'valid'>, at: string) {
 /** Per organization, the archived certificate that entered the archive last (newest not-before, then DN). */
 function latestValid(files: ArchiveFile[]): Map<string, LatestRow> {
   const latest = new Map<string, LatestRow>();
-  for (const { certificate: c } of files) {
+  for (const c of files) {
     const best = latest.get(c.organization_id);
     if (!best || c.date_not_before > best.date_modified || (c.date_not_before === best.date_modified && c.distinguished_name < best.distinguished_name)) {
       latest.set(c.organization_id, { organization_id: c.organization_id, distinguished_name: c.distinguished_name, date_modified: c.date_not_before });
@@ -69,7 +69,7 @@ async function latestPerOrganization(db: Queryable, event: PistonEvent, at: stri
 /** `files` are the archive's (archiveFiles), `certs` the archive made of them. */
 export async function buildStatistics(db: Queryable, now: Date, routes: Export, certs: Export, files: ArchiveFile[]) {
   const at = now.toISOString();
-  const archived = new Set(files.map((f) => f.name));
+  const archived = new Set(files.map((f) => f.file));
   const [organizations, unapproved, ...latest] = await Promise.all([
     db.selectFrom('organizations').select(['organization_id', 'organization_name']).orderBy('organization_name').execute(),
     db.selectFrom('certificates').select(['organization_id', (eb) => eb.fn.countAll<number>().as('n')])
