@@ -3,16 +3,58 @@
  * `html.cspNonce` puts a placeholder nonce on the tags Vite writes and in
  * <meta property="csp-nonce">; the server swaps in each response's nonce, so Mantine's
  * runtime <style> tags can carry it under the strict CSP (style-src 'self' 'nonce-…').
+ * `precompress` writes a .br and a .gz beside each text file for the server to send as they are.
  */
+import fs from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vite';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const backend = 'http://localhost:8080';
 
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Compresses the build once, at the highest levels (too slow per request, free at build time):
+ * every script, stylesheet and SVG gets a .br and a .gz beside it, which @fastify/static sends by
+ * the browser's Accept-Encoding (server/http/web-app.ts). index.html is left out: the server
+ * writes a nonce into it per response. Source maps too: only developer tools fetch them.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'portal:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = fs
+        .readdirSync(outDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && /\.(js|mjs|css|svg|json|txt)$/.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name));
+      await Promise.all(
+        files.map(async (file) => {
+          const bytes = fs.readFileSync(file);
+          const [br, gz] = await Promise.all([
+            brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+            gzip(bytes, { level: 9 }),
+          ]);
+          // A file too small to gain is sent as it is.
+          if (br.length < bytes.length) fs.writeFileSync(`${file}.br`, br);
+          if (gz.length < bytes.length) fs.writeFileSync(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'web'),
-  plugins: [react()],
+  plugins: [react(), precompress()],
   html: { cspNonce: 'CSP_NONCE_PLACEHOLDER' },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/web'),

@@ -1,10 +1,11 @@
 /**
  * index.html carries the nonce of its own response's CSP (the app's runtime <style> tags need it),
- * whatever path asks for it, and no cache may keep it.
+ * whatever path asks for it, and no cache may keep it. Assets go out as the build compressed them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { NONCE_PLACEHOLDER, registerWebApp } from './web-app';
 
 const INDEX = `<!doctype html><html><head><meta property="csp-nonce" nonce="${NONCE_PLACEHOLDER}" />
 <script type="module" nonce="${NONCE_PLACEHOLDER}" src="/assets/main.js"></script></head><body></body></html>`;
+
+const MAIN_JS = `console.log(${JSON.stringify('the app '.repeat(50))});`;
 
 describe('the web app under the strict CSP', () => {
   let app: FastifyInstance;
@@ -21,7 +24,11 @@ describe('the web app under the strict CSP', () => {
     webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
     fs.mkdirSync(path.join(webRoot, 'assets'));
     fs.writeFileSync(path.join(webRoot, 'index.html'), INDEX);
-    fs.writeFileSync(path.join(webRoot, 'assets', 'main.js'), 'console.log(1);');
+    fs.writeFileSync(path.join(webRoot, 'assets', 'main.js'), MAIN_JS);
+    // As vite.config.ts `precompress` writes them.
+    fs.writeFileSync(path.join(webRoot, 'assets', 'main.js.br'), zlib.brotliCompressSync(MAIN_JS));
+    fs.writeFileSync(path.join(webRoot, 'assets', 'main.js.gz'), zlib.gzipSync(MAIN_JS));
+    fs.writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
     app = Fastify();
     app.decorate('config', { webRoot } as never);
     // As server/app.ts registers it.
@@ -54,6 +61,31 @@ describe('the web app under the strict CSP', () => {
   it('serves hashed assets as files, cached for good', async () => {
     const res = await app.inject('/assets/main.js');
     expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each([
+    ['br, gzip, deflate', 'br', (body: Buffer) => zlib.brotliDecompressSync(body)],
+    ['gzip', 'gzip', (body: Buffer) => zlib.gunzipSync(body)],
+    ['identity', undefined, (body: Buffer) => body],
+  ])('answers Accept-Encoding: %s with the precompressed file (%s), varying by it', async (accept, encoding, decode) => {
+    const res = await app.inject({ url: '/assets/main.js', headers: { 'accept-encoding': accept } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(res.headers.vary).toBe('Accept-Encoding');
     expect(res.headers['cache-control']).toContain('immutable');
+    expect(decode(res.rawPayload).toString()).toBe(MAIN_JS);
+  });
+
+  it('gives the compressed copies no URL of their own', async () => {
+    // An unknown path, as any other: the app's index.html, whose router shows its 404 screen.
+    expect((await app.inject('/assets/main.js.br')).headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('revalidates files without a hash in their name', async () => {
+    const res = await app.inject('/favicon.svg');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
   });
 });

@@ -3,6 +3,10 @@
  * browser path (the app's router decides, unknown paths land on its /404 screen).
  * index.html gets this response's CSP nonce (style-src), which the app's runtime <style> tags need:
  * Mantine's, and react-remove-scroll's in dialogs (web/main.tsx).
+ *
+ * Assets go out compressed as the build wrote them (vite.config.ts writes a .br and a .gz beside
+ * each): nothing is compressed per request, so no CPU is spent on the event loop for it. Hashed
+ * files under assets/ are cached for good; anything else (favicon.svg) is revalidated.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +16,8 @@ import fastifyStatic from '@fastify/static';
 /** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
+/** Vite names every file under assets/ by a hash of its content: a new build never reuses a name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export async function registerWebApp(app: FastifyInstance): Promise<void> {
   const webRoot = path.resolve(PROJECT_ROOT, app.config.webRoot);
@@ -19,7 +25,22 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
   const built = fs.existsSync(indexFile);
   if (built) {
     // index.html is no file to serve as it is: /index.html, like every app path, gets it with a nonce below.
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false, globIgnore: ['index.html'], immutable: true, maxAge: '365d' });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // The compressed copies are no URLs of their own: /assets/x.js answers with x.js.br or x.js.gz.
+      globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        // The same URL answers br, gzip or plain bytes by Accept-Encoding: caches must key on it.
+        res.setHeader('vary', 'Accept-Encoding');
+        const hashed = path.relative(webRoot, filePath).startsWith(`assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? IMMUTABLE : 'no-cache');
+      },
+    });
   }
   const indexHtml = built ? fs.readFileSync(indexFile, 'utf8') : null;
 
