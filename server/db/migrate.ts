@@ -9,6 +9,7 @@ import * as journalSequence from './migrations/20261123_0005_journal_sequence';
 import * as listIndexes from './migrations/20261123_0006_list_indexes';
 import * as exportEpoch from './migrations/20261123_0007_export_epoch';
 import * as archiveIndex from './migrations/20261123_0008_archive_index';
+import * as pendingIndexes from './migrations/20261123_0009_pending_indexes';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0006_list_indexes': listIndexes,
   '20261123_0007_export_epoch': exportEpoch,
   '20261123_0008_archive_index': archiveIndex,
+  '20261123_0009_pending_indexes': pendingIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

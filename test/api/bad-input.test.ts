@@ -531,6 +531,8 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/organizations/{id}/members/{memberId}/roles': async () => ({ path: { id: contoso(), memberId: await maxMember() } }),
     'GET /api/organizations/{id}/auditrecords': async () => ({ path: { id: contoso() }, query: { filter: 'cert', offset: '-5', limit: '5000' } }),
     'GET /api/resources': async () => ({ path: {}, query: { filter: 'pack' } }),
+    'GET /api/approve': async () => ({ path: {}, query: { certificatesOffset: '0', licensesOffset: '1', limit: '10' } }),
+    'GET /api/acknowledge': async () => ({ path: {}, query: { certificatesOffset: '2', licensesOffset: '0', limit: '1000' } }),
     'GET /api/organizations/{id}/resources': async () => ({ path: { id: contoso() } }),
     'GET /api/resources/{id}': async () => ({ path: { id: (await resource('PUBLIC')).resource_id } }),
   };

@@ -81,18 +81,37 @@ export async function deleteCertificate(db: Queryable, distinguishedName: string
   await db.deleteFrom('certificates').where('distinguished_name', '=', distinguishedName).execute();
 }
 
-/** Pending approvals (Not approved) or acknowledgements (approved, not revoked, expired, not acknowledged). */
-export async function listPendingCertificates(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date) {
-  if (organizations !== 'all' && organizations.length === 0) return [];
-  let q = selectCertificates(db).select(SUMMARY);
-  if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
-  q =
-    kind === 'approval'
+/**
+ * One page of the pending approvals (Not approved, oldest request first) or acknowledgements
+ * (approved, not revoked, expired, not acknowledged; the longest expired first), with their total.
+ * Each has a partial index in that order holding the organization (migration 0009): the page and
+ * the count read the index alone, and only the page's rows are joined.
+ */
+export async function listPendingCertificates(
+  db: Queryable,
+  organizations: 'all' | string[],
+  kind: 'approval' | 'acknowledgement',
+  now: Date,
+  page: { offset: number; limit: number },
+) {
+  if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
+  // The key after the date makes the order total, so pages neither overlap nor skip a row.
+  const order = kind === 'approval' ? ('c.date_created' as const) : ('c.date_not_after' as const);
+  const pending = () => {
+    let q = db.selectFrom('certificates as c');
+    if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
+    return kind === 'approval'
       ? q.where('c.date_approved', 'is', null).where('c.date_revoked', 'is', null)
       : q
           .where('c.date_approved', 'is not', null)
           .where('c.date_revoked', 'is', null)
           .where('c.date_expiry_acknowledged', 'is', null)
           .where('c.date_not_after', '<=', now.toISOString());
-  return q.orderBy('c.date_created').limit(1000).execute();
+  };
+  const keys = pending().select('c.distinguished_name').orderBy(order).orderBy('c.distinguished_name').offset(page.offset).limit(page.limit);
+  const [rows, count] = await Promise.all([
+    selectCertificates(db).select(SUMMARY).where('c.distinguished_name', 'in', keys).orderBy(order).orderBy('c.distinguished_name').execute(),
+    pending().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
 }

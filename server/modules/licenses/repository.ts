@@ -115,20 +115,44 @@ export async function updateLicense(db: Queryable, licenseId: string, changes: U
 }
 
 /**
- * Pending approvals (Not approved) or acknowledgements (approved, expired, not acknowledged and
- * without a successor; a rejected successor counts as none).
+ * One page of the pending approvals (Not approved, oldest request first) or acknowledgements
+ * (approved, expired, not acknowledged and without a successor, a rejected successor counting as
+ * none; the longest expired first), with their total. Each has a partial index in that order
+ * holding the organization and the successor's id (migration 0009): the page and the count read
+ * the index, a successor only where there is one, and only the page's rows are joined.
  */
-export async function listPendingLicenses(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date) {
-  if (organizations !== 'all' && organizations.length === 0) return [];
-  let q = selectLicenses(db);
-  if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
-  q =
-    kind === 'approval'
+export async function listPendingLicenses(
+  db: Queryable,
+  organizations: 'all' | string[],
+  kind: 'approval' | 'acknowledgement',
+  now: Date,
+  page: { offset: number; limit: number },
+) {
+  if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
+  // The id after the date makes the order total, so pages neither overlap nor skip a row.
+  const order = kind === 'approval' ? ('l.date_created' as const) : ('l.date_valid_until' as const);
+  const pending = () => {
+    let q = db.selectFrom('licenses as l');
+    if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
+    return kind === 'approval'
       ? q.where('l.date_approved', 'is', null).where('l.date_rejected', 'is', null)
       : q
           .where('l.date_approved', 'is not', null)
           .where('l.date_expiry_acknowledged', 'is', null)
           .where('l.date_valid_until', '<=', now.toISOString())
-          .where((eb) => eb.or([eb('s.license_id', 'is', null), eb('s.date_rejected', 'is not', null)]));
-  return q.orderBy('l.date_created').limit(1000).execute();
+          // A scalar subquery, read only where there is a successor: PostgreSQL would answer an
+          // EXISTS here by hashing every rejected license of the table first.
+          .where((eb) =>
+            eb.or([
+              eb('l.extended_by_license_id', 'is', null),
+              eb(eb.selectFrom('licenses as s').select('s.date_rejected').whereRef('s.license_id', '=', 'l.extended_by_license_id'), 'is not', null),
+            ]),
+          );
+  };
+  const keys = pending().select('l.license_id').orderBy(order).orderBy('l.license_id').offset(page.offset).limit(page.limit);
+  const [rows, count] = await Promise.all([
+    selectLicenses(db).where('l.license_id', 'in', keys).orderBy(order).orderBy('l.license_id').execute(),
+    pending().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
 }

@@ -3,24 +3,30 @@
  * acknowledgements waiting in the organizations where the caller has an applying role.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pendingSchema } from '../../../common/schemas/pending';
+import { PENDING_PAGE_SIZE, pendingQuery, pendingSchema } from '../../../common/schemas/pending';
 import { actorOf } from '../../auth/hook';
-import { readableOrganizationIds } from '../organizations/tree';
-import { listPendingCertificates } from '../certificates/repository';
-import { toSummary } from '../certificates/service';
-import { listPendingLicenses } from '../licenses/repository';
-import { toLicense } from '../licenses/service';
+import { listPending } from './service';
+
+const DESCRIPTIONS = {
+  approval: 'Certificates and licenses waiting for an approval (Not approved), oldest request first (creation, then the key).',
+  acknowledgement:
+    'Expired certificates and licenses whose expiry nobody has acknowledged (licenses: nor renewed), the longest expired first (end of validity, then the key).',
+} as const;
 
 export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
   for (const [path, kind] of [['/approve', 'approval'], ['/acknowledge', 'acknowledgement']] as const) {
-    api.get(path, { schema: { tags: ['pending'], response: { 200: pendingSchema } } }, async (request) => {
-      const organizations = await readableOrganizationIds(api.db, actorOf(request));
-      const now = api.now();
-      const [certificates, licenses] = await Promise.all([
-        listPendingCertificates(api.db, organizations, kind, now),
-        listPendingLicenses(api.db, organizations, kind, now),
-      ]);
-      return { certificates: certificates.map(toSummary), licenses: licenses.map((l) => toLicense(l, now)) };
-    });
+    api.get(
+      path,
+      {
+        schema: {
+          tags: ['pending'],
+          summary: `Pending ${kind}s: one page of each list with its total`,
+          description: `${DESCRIPTIONS[kind]} In the organizations where the caller has a role. Each list is paged on its own (certificatesOffset, licensesOffset) with one page size (limit); certificates_total and licenses_total count every waiting row. Without parameters: the first ${PENDING_PAGE_SIZE} of each.`,
+          querystring: pendingQuery,
+          response: { 200: pendingSchema },
+        },
+      },
+      async (request) => listPending(api.db, actorOf(request), kind, request.query, api.now()),
+    );
   }
 };
