@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its build is missing or older than its sources, then runs
-// the server (migrations and, outside production, demo data on an empty database happen there).
+// `npm start`: builds the web app when its build is missing or older than its sources, then builds
+// and runs the server (migrations and, outside production, demo data on an empty database happen there).
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,9 @@ if (stale) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts')], { cwd: root, stdio: 'inherit' });
+// The server runs from its bundle (scripts/build-server.mjs), built afresh each time: plain Node
+// starts it in a fraction of the time the TypeScript loader takes.
+const { buildServer } = await import('./build-server.mjs');
+const server = spawn(process.execPath, ['--enable-source-maps', await buildServer()], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -4,7 +4,6 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './app';
-import { seedDemoData } from '../scripts/seed-data';
 
 async function main() {
   const config = loadConfig();
@@ -14,7 +13,8 @@ async function main() {
     onConnectionError: (error) => console.error(`Database connection lost (the pool reconnects): ${error.message}`),
   });
   await migrateToLatest(db);
-  if (config.seedDemo) await seedDemoData(db, new Date());
+  // Loaded only when it seeds: production never loads the demo data or what makes it.
+  if (config.seedDemo) await (await import('../scripts/seed-data')).seedDemoData(db, new Date());
   const app = await buildApp({ config, db });
 
   // Graceful shutdown: stop accepting, finish what is in flight, close the database.

@@ -1,5 +1,5 @@
 /**
- * The processes under test: the real portal (`node --import tsx server/main.ts`, as `npm start`
+ * The processes under test: the real portal (its bundle `node dist/server/main.mjs`, as `npm start`
  * runs it) and the bare Fastify server, each a child process on its own port; and what is read
  * from the portal while it is loaded: its RSS from /proc (peak, sampled) and its event-loop delay
  * from /metrics (prom-client's `nodejs_eventloop_lag_p99_seconds`, reset by every scrape).
@@ -57,10 +57,11 @@ export async function waitUntilAnswering(url: string, timeoutMs: number): Promis
 /** The portal's own settings are given explicitly; none leaks in from the caller's environment. */
 const PORTAL_VARIABLES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SEED_DEMO|OIDC_.*|MASTER_SECRET_FILE|LOG_LEVEL|TRUST_PROXY|WEB_ROOT)$/;
 
-async function startProcess(script: string, port: number, env: Record<string, string>, readyPath: string, timeoutMs: number): Promise<ServerProcess> {
+async function startProcess(args: string[], port: number, env: Record<string, string>, readyPath: string, timeoutMs: number): Promise<ServerProcess> {
+  const script = path.relative(ROOT, args[args.length - 1]);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !PORTAL_VARIABLES.test(k)));
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...inherited, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -95,8 +96,13 @@ async function startProcess(script: string, port: number, env: Record<string, st
   };
 }
 
-export function startPortal(port: number, databaseEnv: Record<string, string>): Promise<ServerProcess> {
-  return startProcess('server/main.ts', port, {
+/** The portal as `npm start` runs it: its bundle (scripts/build-server.mjs), built once per bench run. */
+let bundle: Promise<string> | undefined;
+
+export async function startPortal(port: number, databaseEnv: Record<string, string>): Promise<ServerProcess> {
+  // @ts-expect-error: a plain ES module script without types
+  bundle ??= import('../build-server.mjs').then((m: { buildServer: () => Promise<string> }) => m.buildServer());
+  return startProcess(['--enable-source-maps', await bundle], port, {
     ...databaseEnv,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -107,7 +113,7 @@ export function startPortal(port: number, databaseEnv: Record<string, string>): 
 }
 
 export function startBareFastify(port: number): Promise<ServerProcess> {
-  return startProcess('scripts/bench/hello-server.ts', port, {}, '/', 30_000);
+  return startProcess(['--import', 'tsx', path.join(ROOT, 'scripts/bench/hello-server.ts')], port, {}, '/', 30_000);
 }
 
 /** Resident set size of a process in MiB, from /proc (Linux); null elsewhere. */

@@ -4,7 +4,6 @@
  * own web app: code flow with PKCE, refresh tokens, JWT access tokens for the portal API.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { errors, type Configuration, type Interaction } from 'oidc-provider';
@@ -15,6 +14,7 @@ import { KyselyAdapter } from './adapter';
 import { loadProviderKeys } from './keys';
 import { hashPassword, verifyPassword } from './passwords';
 import { SignInLimits } from './sign-in-limits';
+import { serverFile } from '../../paths';
 import {
   LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, STYLESHEET_PATH, TOO_MANY_ATTEMPTS, renderLoginPage, renderLogoutPage, renderMessagePage,
 } from './login-page';
@@ -23,7 +23,7 @@ const PREFIX = '/oidc';
 const DAY = 24 * 60 * 60;
 /** The API's one scope. Resource-server scopes must differ from the OpenID ones. */
 const API_SCOPE = 'portal';
-const STYLESHEET = readFileSync(path.join(import.meta.dirname, 'login.css'), 'utf8');
+const STYLESHEET = readFileSync(serverFile('auth/idp/login.css'), 'utf8');
 
 function findAccountRow(db: Db, accountId: string) {
   return db.selectFrom('accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();

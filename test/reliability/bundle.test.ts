@@ -1,0 +1,51 @@
+/**
+ * `npm start` runs the server from its bundle (scripts/build-server.mjs), not from the sources the
+ * other tests import: this runs that bundle as a child process on a fresh SQLite database with demo
+ * data and checks what lives outside the bundle's own code: the sign-in page's stylesheet (read
+ * from the sources), the demo seed (a chunk loaded only then) and the certificate archive (its
+ * worker thread is a second entry of the bundle).
+ */
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { openDatabase } from '../../server/db/database';
+import { loadConfig } from '../../server/config';
+// @ts-expect-error: a plain ES module script without types
+import { buildServer } from '../../scripts/build-server.mjs';
+import { signToken } from '../support/test-app';
+import { freePort, waitFor } from '../support/processes';
+
+describe('the bundle npm start runs', () => {
+  it('starts, seeds, serves the sign-in page with its stylesheet and builds the archive in its worker', async () => {
+    // Inside the project, where the bundle's imports find node_modules, as dist/server does.
+    fs.mkdirSync(path.resolve('dist'), { recursive: true });
+    const runDir = fs.mkdtempSync(path.resolve('dist', 'bundle-test-'));
+    const main: string = await buildServer(path.join(runDir, 'server'));
+    const port = await freePort();
+    const publicUrl = `http://127.0.0.1:${port}`;
+    const dataDir = path.join(runDir, 'data');
+    const env = { ...process.env, PORT: String(port), PUBLIC_URL: publicUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'development' };
+    const child = spawn(process.execPath, [main], { env, stdio: 'ignore' });
+    try {
+      await waitFor(`${publicUrl}/readyz`, 60_000);
+      const css = await fetch(`${publicUrl}/oidc-assets/login.css`);
+      expect(css.status).toBe(200);
+      expect(await css.text()).toMatch(/[a-z-]+\s*\{/);
+
+      const db = openDatabase({ sqliteFile: path.join(dataDir, 'portal.db') });
+      const config = loadConfig({ PORT: String(port), PUBLIC_URL: publicUrl, NODE_ENV: 'test' });
+      const token = await signToken(db, { email: 'devops@operator.example', email_verified: true }, { issuer: config.oidc.issuer, audience: config.oidc.audience });
+      await db.destroy();
+      const archive = await fetch(`${publicUrl}/api/piston/certs`, { headers: { authorization: `Bearer ${token}` } });
+      expect(archive.status).toBe(200);
+      const tar = gunzipSync(Buffer.from(await archive.arrayBuffer()));
+      const manifest = JSON.parse(tar.subarray(512, tar.indexOf(0, 512)).toString('utf8'));
+      expect(manifest.certificates.length).toBeGreaterThan(0);
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(runDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
