@@ -1,0 +1,89 @@
+/**
+ * The archive built in pieces (archive.ts): whatever the builder kept from earlier builds, the
+ * same rows give the same bytes as a build from nothing, and the pieces read as one tar whose
+ * manifest is the JSON of all entries. Both engines; through the worker where the database has a
+ * location (PostgreSQL here), in the process for in-memory SQLite.
+ */
+import { describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { testDialects } from '../../../test/support/databases';
+import { useTestApp } from '../../../test/support/test-app';
+import { makeCertificate } from '../../../scripts/make-certificate';
+import { CertsArchive } from './archive';
+import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
+
+const dialects = await testDialects();
+
+/** The files of an uncompressed ustar stream, by name. */
+function tarFiles(tar: Buffer): Map<string, string> {
+  const files = new Map<string, string>();
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(header.subarray(124, 136).toString('ascii').trim(), 8);
+    files.set(name, tar.subarray(at + 512, at + 512 + size).toString('utf8'));
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
+}
+
+describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  async function upload(organizationId: string, cn: string, approve: boolean) {
+    const notBefore = new Date(t.clock.now().getTime() - 86_400_000);
+    const { pem } = await makeCertificate({ subject: `CN=${cn},O=Pieces`, notBefore, notAfter: new Date(notBefore.getTime() + 30 * 86_400_000) });
+    const dn = `CN=${cn},O=Pieces`;
+    await t.db.insertInto('certificates').values({
+      distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: organizationId, owner_member_id: null, description: cn,
+      certificate_pem: pem, serial_number: cn, signature: 'x', signature_algorithm: 'x', version: 3,
+      date_not_before: new Date(t.clock.now().getTime() - 86_400_000).toISOString(), date_not_after: new Date(t.clock.now().getTime() + 20 * 86_400_000).toISOString(),
+      date_approved: approve ? t.clock.now().toISOString() : null, approver_member_id: null, date_revoked: null, date_expiry_acknowledged: null,
+      date_created: t.clock.now().toISOString(),
+    }).execute();
+    return dn;
+  }
+
+  it('gives the bytes of a build from nothing after every change, and reads as one tar with the whole manifest', async () => {
+    const kept = new CertsArchive(t.db);
+    await kept.build(t.clock.now());
+    const waiting = await upload(t.org.contoso, 'pieces-1.contoso.example', false);
+    await upload(t.org.northwind, 'pieces-2.northwind.example', true);
+    const changes = [
+      () => t.db.updateTable('certificates').set({ date_approved: t.clock.now().toISOString() }).where('distinguished_name', '=', waiting).execute(),
+      () => t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).where('distinguished_name', '=', waiting).execute(),
+      () => t.db.updateTable('organizations').set({ organization_name: 'Northwind Renamed' }).where('organization_id', '=', t.org.northwind).execute(),
+    ];
+    for (const change of [async () => {}, ...changes]) {
+      await change();
+      const incremental = await kept.build(t.clock.now());
+      const fromNothing = await new CertsArchive(t.db).build(t.clock.now());
+      expect(incremental.archive.body.equals(fromNothing.archive.body)).toBe(true);
+      expect(incremental.archive.etag).toBe(fromNothing.archive.etag);
+
+      const files = tarFiles(gunzipSync(incremental.archive.body));
+      expect(files.get('manifest.json')).toBe(`${JSON.stringify({ format: 1, certificates: incremental.files }, null, 2)}\n`);
+      expect([...files.keys()]).toEqual(['manifest.json', ...incremental.files.map((f) => f.file)]);
+    }
+    const last = await kept.build(t.clock.now());
+    expect(last.files.map((f) => f.organization_name)).toContain('Northwind Renamed');
+    expect(last.files.map((f) => f.distinguished_name)).not.toContain(waiting);
+  });
+
+  it('writes an empty manifest when nothing is trusted', async () => {
+    await t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).execute();
+    const { archive, files } = await new CertsArchive(t.db).build(t.clock.now());
+    expect(files).toEqual([]);
+    expect([...tarFiles(gunzipSync(archive.body))]).toEqual([['manifest.json', `${JSON.stringify({ format: 1, certificates: [] }, null, 2)}\n`]]);
+  });
+
+  it('gives the same archive from the worker (or the process) as from the builder itself', async () => {
+    const direct = await new CertsArchive(t.db).build(t.clock.now());
+    const built = await buildCertsArchive(t.db, t.clock.now(), true);
+    expect(built.archive.etag).toBe(direct.archive.etag);
+    expect(built.files).toEqual(direct.files);
+    expect(built.until).toBe(direct.until);
+    await closeArchiveBuilder(t.db);
+  });
+});
