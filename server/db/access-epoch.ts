@@ -16,7 +16,7 @@ export async function readAccessEpoch(db: Queryable): Promise<number> {
 }
 
 /** The number of an epoch row (db/epoch-triggers.ts). */
-export async function readEpoch(db: Queryable, name: 'access_epoch' | 'export_epoch'): Promise<number> {
+export async function readEpoch(db: Queryable, name: 'access_epoch' | 'export_epoch' | 'data_epoch'): Promise<number> {
   const row = await db.selectFrom(name).select('epoch').where('id', '=', 1).executeTakeFirstOrThrow();
   return Number(row.epoch);
 }

@@ -10,6 +10,7 @@ import * as listIndexes from './migrations/20261123_0006_list_indexes';
 import * as exportEpoch from './migrations/20261123_0007_export_epoch';
 import * as archiveIndex from './migrations/20261123_0008_archive_index';
 import * as pendingIndexes from './migrations/20261123_0009_pending_indexes';
+import * as dataEpoch from './migrations/20261123_0010_data_epoch';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0007_export_epoch': exportEpoch,
   '20261123_0008_archive_index': archiveIndex,
   '20261123_0009_pending_indexes': pendingIndexes,
+  '20261123_0010_data_epoch': dataEpoch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -146,7 +146,7 @@ export interface OidcPayloadsTable {
 }
 
 /** Small named values shared by all instances: signing keys, the master-secret verifier. */
-/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch. */
+/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch, data_epoch. */
 export interface AccessEpochTable {
   id: number;
   epoch: string | number;
@@ -172,6 +172,7 @@ export interface Database {
   settings: SettingsTable;
   access_epoch: AccessEpochTable;
   export_epoch: AccessEpochTable;
+  data_epoch: AccessEpochTable;
   journal_counters: JournalCountersTable;
 }
 
