@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { formatDate } from '../common/dates';
 import type { License } from '../common/schemas/license';
-import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, signInToCertificates, test, type Api } from './support';
+import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, shoot, signInToCertificates, test, type Api } from './support';
 
 const DAY = 86_400_000;
 
@@ -350,4 +350,70 @@ test('admin: licenses across organizations and the pending tasks', async ({ page
   await approvals.getByRole('link', { name: pending.license_name }).click();
   await expect(heading(page, pending.license_name)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
+});
+
+test('admin: the pending tasks page through more license requests than one page holds', async ({ page }) => {
+  await signInToCertificates(page, 'supervisor@operator.example');
+  const supervisor = await apiOf(page);
+  // An organization of this test's own, so that its 105 requests are in nobody else's lists.
+  const organization = await supervisor.call<{ organization_id: string }>('POST', '/api/organizations', { data: { organization_name: uniqueName('Paging Customer') } });
+  const prefix = uniqueName('paging');
+  const requested: License[] = [];
+  for (let i = 0; i < 105; i += 15) {
+    const batch = Array.from({ length: Math.min(15, 105 - i) }, (_, k) => requestLicense(supervisor, organization.organization_id, `${prefix} ${String(i + k).padStart(3, '0')}`));
+    requested.push(...(await Promise.all(batch)));
+  }
+  const newest = requested.reduce((a, b) => (b.date_created > a.date_created ? b : a));
+
+  try {
+    // The true totals, as the API counts them now (specs run one at a time: nothing else adds any meanwhile).
+    const totals = await supervisor.call<{ certificates_total: number; licenses_total: number }>('GET', '/api/approve', { params: { limit: 1 } });
+    const total = totals.licenses_total;
+    expect(total).toBeGreaterThan(100);
+    const pages = Math.ceil(total / 100);
+    const count = (n: number) => n.toLocaleString('en-US');
+
+    await page.goto('/admin/pending-tasks');
+    await expect(heading(page, 'Pending Tasks')).toBeVisible();
+    const approvals = page.getByRole('region', { name: 'Pending approvals' });
+    const licenses = approvals.getByRole('region', { name: `Licenses (${count(total)})` });
+    const certificates = approvals.getByRole('region', { name: `Certificates (${count(totals.certificates_total)})` });
+    await expect(licenses).toBeVisible();
+    await expect(certificates).toBeVisible();
+    await expect(licenses.getByText(`Showing license approvals 1–100 of ${total}`)).toBeVisible();
+    const links = licenses.getByRole('table').getByRole('link');
+    await expect(links).toHaveCount(100);
+    const first = await links.allTextContents();
+    await expectAccessible(page);
+
+    // The next page: the rows after these, none of them again; the certificates stay where they were.
+    const pager = licenses.getByRole('navigation', { name: 'Pages of license approvals' });
+    await pager.getByRole('button', { name: 'Page 2', exact: true }).click();
+    await expect(page).toHaveURL(/[?&]approveLicensesPage=2\b/);
+    await expect(licenses.getByText(`Showing license approvals 101–${Math.min(200, total)} of ${total}`)).toBeVisible();
+    await expect(links).toHaveCount(Math.min(100, total - 100));
+    const second = await links.allTextContents();
+    expect(second.filter((name) => first.includes(name))).toEqual([]);
+    await expect(certificates.getByText(new RegExp(`^Showing certificate approvals 1–\\d+ of ${totals.certificates_total}$`))).toBeVisible();
+
+    // The last page holds the newest request (oldest first); a reload keeps the page, Back goes to page 1.
+    if (pages > 2) await pager.getByRole('button', { name: `Page ${pages}`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]approveLicensesPage=${pages}\\b`));
+    await expect(licenses.getByRole('link', { name: newest.license_name, exact: true })).toBeVisible();
+    await page.reload();
+    await expect(licenses.getByRole('link', { name: newest.license_name, exact: true })).toBeVisible();
+    await shoot(page, 'pending-tasks');
+    for (let back = pages > 2 ? 2 : 1; back > 0; back--) await page.goBack();
+    await expect(licenses.getByText(`Showing license approvals 1–100 of ${total}`)).toBeVisible();
+    expect(await links.allTextContents()).toEqual(first);
+
+    // The same links as before: a row opens the license, where the task is done.
+    await pager.getByRole('button', { name: `Page ${pages}`, exact: true }).click();
+    await licenses.getByRole('link', { name: newest.license_name, exact: true }).click();
+    await expect(heading(page, newest.license_name)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
+  } finally {
+    // Decided, they wait no more: later specs see the pending tasks as they were.
+    for (const license of requested) await supervisor.call('POST', `/api/licenses/${license.license_id}/reject`, { params: { version: license.version } });
+  }
 });

@@ -1,23 +1,27 @@
 /**
  * Admin: Pending Tasks (SPEC.md §2): the certificates and licenses waiting for an approval, and
  * the expired ones waiting for someone to acknowledge the expiry (or renew, for licenses). Each
- * row opens the organization-scoped details, where the task is done.
+ * kind shows two lists, certificates and licenses, each with its true total in its heading and
+ * paged on its own (the pages live in the URL). Each row opens the organization-scoped details,
+ * where the task is done.
  */
+import { useRef } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
 import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
 import { CardField, CardList, ListCard } from '../../components/CardList';
+import { ListPaging } from '../../components/ListPaging';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { usePhone } from '../../components/usePhone';
 import { certificateDetailsPath, licenseDetailsPath } from '../../lib/navigation';
-import { usePending, type PendingKind } from './pending/api/get-pending';
+import { PENDING_PAGE_SIZE, usePending, type PendingKind } from './pending/api/get-pending';
+import { usePendingPages, type PendingList } from './pending/usePendingPages';
 
 interface Task {
   key: string;
-  kind: 'Certificate' | 'License';
   name: string;
   path: string;
   organization: string;
@@ -27,8 +31,7 @@ interface Task {
 }
 
 const certificateTask = (c: CertificateSummary): Task => ({
-  key: `c:${c.organization_id}:${c.distinguished_name}`,
-  kind: 'Certificate',
+  key: c.distinguished_name,
   name: c.distinguished_name,
   path: certificateDetailsPath(c.organization_id, c.distinguished_name),
   organization: c.organization_name,
@@ -38,8 +41,7 @@ const certificateTask = (c: CertificateSummary): Task => ({
 });
 
 const licenseTask = (l: License): Task => ({
-  key: `l:${l.license_id}`,
-  kind: 'License',
+  key: l.license_id,
   name: l.license_name,
   path: licenseDetailsPath(l.organization_id, l.license_id),
   organization: l.organization_name,
@@ -50,16 +52,9 @@ const licenseTask = (l: License): Task => ({
 });
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
-
-function KindBadge({ kind }: { kind: Task['kind'] }) {
-  const license = kind === 'License';
-  // The label is never cut to an ellipsis (a table column would squeeze it to "CE…").
-  return (
-    <Badge variant="light" size="sm" color={license ? 'indigo' : 'gray'} styles={{ root: { overflow: 'visible' }, label: { overflow: 'visible' } }}>
-      {kind}
-    </Badge>
-  );
-}
+/** Scrolled to, a heading stops below the fixed header (Mantine's AppShell sets the variable). */
+const HEADING_SCROLL_MARGIN = { scrollMarginTop: 'calc(var(--app-shell-header-offset, 60px) + var(--mantine-spacing-md))' } as const;
+const count = new Intl.NumberFormat('en-US');
 
 const taskLink = (task: Task) => (
   <Anchor component={Link} to={task.path} fw={600} className="break-anywhere">
@@ -74,7 +69,6 @@ function TaskCards({ tasks, label }: { tasks: Task[]; label: string }) {
       {tasks.map((task) => (
         <ListCard key={task.key}>
           <Stack gap={8} align="flex-start">
-            <KindBadge kind={task.kind} />
             {taskLink(task)}
             <CardField label="Organization">{task.organization}</CardField>
             <CardField label="Valid">
@@ -90,12 +84,11 @@ function TaskCards({ tasks, label }: { tasks: Task[]; label: string }) {
 
 function TaskTable({ tasks, label }: { tasks: Task[]; label: string }) {
   return (
-    <Table.ScrollContainer minWidth={860} type="native">
+    <Table.ScrollContainer minWidth={820} type="native">
       <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col" w="40%">
+            <Table.Th scope="col" w="45%">
               Name
             </Table.Th>
             <Table.Th scope="col">Organization</Table.Th>
@@ -107,9 +100,6 @@ function TaskTable({ tasks, label }: { tasks: Task[]; label: string }) {
         <Table.Tbody>
           {tasks.map((task) => (
             <Table.Tr key={task.key}>
-              <Table.Td style={NOWRAP}>
-                <KindBadge kind={task.kind} />
-              </Table.Td>
               <Table.Td>{taskLink(task)}</Table.Td>
               <Table.Td className="break-anywhere">{task.organization}</Table.Td>
               <Table.Td style={NOWRAP}>{formatDate(task.from)}</Table.Td>
@@ -123,21 +113,71 @@ function TaskTable({ tasks, label }: { tasks: Task[]; label: string }) {
   );
 }
 
+interface TaskListProps {
+  id: string;
+  title: 'Certificates' | 'Licenses';
+  /** Plural, lower case, different for each list of the screen: "certificate approvals". */
+  noun: string;
+  tasks: Task[];
+  total: number;
+  page: number;
+  onPage: (page: number) => void;
+  empty: string;
+}
+
+/** One list of a kind: its heading with the true total, one page of rows, and its own paging. */
+function TaskList({ id, title, noun, tasks, total, page, onPage, empty }: TaskListProps) {
+  const phone = usePhone();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const label = noun.charAt(0).toUpperCase() + noun.slice(1);
+  const turn = (next: number) => {
+    onPage(next);
+    // The new rows start at the heading; a pager under 100 rows would otherwise leave the reader at
+    // their end. Only when the heading is out of view (under the header, or below the screen).
+    const element = heading.current;
+    if (!element) return;
+    const top = element.getBoundingClientRect().top;
+    if (top < parseFloat(getComputedStyle(element).scrollMarginTop) || top > window.innerHeight) element.scrollIntoView({ block: 'start' });
+  };
+  return (
+    <Stack gap="xs" component="section" aria-labelledby={id}>
+      <Title order={3} size="h4" id={id} ref={heading} style={HEADING_SCROLL_MARGIN}>
+        {title} ({count.format(total)})
+      </Title>
+      {total === 0 ? (
+        <Text>{empty}</Text>
+      ) : (
+        <>
+          {tasks.length === 0 ? (
+            <Text>No {noun} on this page.</Text>
+          ) : phone ? (
+            <TaskCards tasks={tasks} label={label} />
+          ) : (
+            <TaskTable tasks={tasks} label={label} />
+          )}
+          <ListPaging total={total} count={tasks.length} page={page} pageSize={PENDING_PAGE_SIZE} onPage={turn} noun={noun} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
 interface SectionProps {
   kind: PendingKind;
   id: string;
   title: string;
   description: string;
+  /** SPEC.md §2: shown when nothing of the kind waits (and under a list of it that is empty). */
   empty: string;
+  nouns: Record<PendingList, string>;
 }
 
-function TaskSection({ kind, id, title, description, empty }: SectionProps) {
-  const { data, isPending, isError } = usePending(kind);
-  const phone = usePhone();
-  const tasks = data ? [...data.certificates.map(certificateTask), ...data.licenses.map(licenseTask)] : [];
+function TaskSection({ kind, id, title, description, empty, nouns }: SectionProps) {
+  const { pages, offsets, setPage } = usePendingPages(kind, PENDING_PAGE_SIZE);
+  const { data, isPending, isError } = usePending(kind, offsets);
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby={id}>
+    <Stack gap="md" component="section" aria-labelledby={id}>
       <div>
         <Title order={2} size="h3" id={id}>
           {title}
@@ -150,15 +190,30 @@ function TaskSection({ kind, id, title, description, empty }: SectionProps) {
         <Loading />
       ) : isError && !data ? (
         <Text>The tasks could not be loaded.</Text>
-      ) : tasks.length === 0 ? (
+      ) : data!.certificates_total + data!.licenses_total === 0 ? (
         <Text>{empty}</Text>
       ) : (
         <>
-          {phone ? <TaskCards tasks={tasks} label={title} /> : <TaskTable tasks={tasks} label={title} />}
-          <Text size="sm" c="dimmed">
-            {data!.certificates.length} certificate{data!.certificates.length === 1 ? '' : 's'}, {data!.licenses.length} license
-            {data!.licenses.length === 1 ? '' : 's'}
-          </Text>
+          <TaskList
+            id={`${id}-certificates`}
+            title="Certificates"
+            noun={nouns.certificates}
+            tasks={data!.certificates.map(certificateTask)}
+            total={data!.certificates_total}
+            page={pages.certificates}
+            onPage={(page) => setPage('certificates', page)}
+            empty={empty}
+          />
+          <TaskList
+            id={`${id}-licenses`}
+            title="Licenses"
+            noun={nouns.licenses}
+            tasks={data!.licenses.map(licenseTask)}
+            total={data!.licenses_total}
+            page={pages.licenses}
+            onPage={(page) => setPage('licenses', page)}
+            empty={empty}
+          />
         </>
       )}
     </Stack>
@@ -172,15 +227,17 @@ export default function PendingTasksPage() {
         kind="approve"
         id="pending-approvals"
         title="Pending approvals"
-        description="Certificates and license requests that wait for an approval, oldest first."
+        description="Certificates and license requests that wait for an approval, oldest request first."
         empty="No pending approvals."
+        nouns={{ certificates: 'certificate approvals', licenses: 'license approvals' }}
       />
       <TaskSection
         kind="acknowledge"
         id="expired-resources"
         title="Expired resources"
-        description="Expired certificates and licenses whose expiry nobody has acknowledged yet (licenses: nor renewed)."
+        description="Expired certificates and licenses whose expiry nobody has acknowledged yet (licenses: nor renewed), the longest expired first."
         empty="No expired resources."
+        nouns={{ certificates: 'expired certificates', licenses: 'expired licenses' }}
       />
     </Page>
   );

@@ -1,26 +1,36 @@
 /**
  * GET /api/approve and GET /api/acknowledge (SPEC.md §7): the certificates and licenses waiting
  * for an approval, and those waiting for an expiry acknowledgement, in the organizations where
- * the caller has a role.
+ * the caller has a role. One page of each list with its total (docs/decisions.md "Pending tasks").
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Pending } from '../../../../../common/schemas/pending';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { PENDING_PAGE_SIZE, type Pending } from '../../../../../common/schemas/pending';
 import { api } from '../../../../lib/api';
 
 export type PendingKind = 'approve' | 'acknowledge';
 
-export function getPending(kind: PendingKind, signal?: AbortSignal): Promise<Pending> {
-  return api<Pending>(`/api/${kind}`, { signal });
+export { PENDING_PAGE_SIZE };
+
+/** Where each list's page starts; both lists have PENDING_PAGE_SIZE rows. */
+export interface PendingPage {
+  certificatesOffset: number;
+  licensesOffset: number;
 }
 
-export const pendingQueryOptions = (kind: PendingKind) =>
+export function getPending(kind: PendingKind, page: PendingPage, signal?: AbortSignal): Promise<Pending> {
+  return api<Pending>(`/api/${kind}`, { query: { ...page, limit: PENDING_PAGE_SIZE }, signal });
+}
+
+export const pendingQueryOptions = (kind: PendingKind, page: PendingPage) =>
   queryOptions({
-    queryKey: ['pending', kind],
-    queryFn: ({ signal }) => getPending(kind, signal),
+    queryKey: ['pending', kind, page],
+    queryFn: ({ signal }) => getPending(kind, page, signal),
+    // The rows of the page before stay while the next one loads, as in every paged list.
+    placeholderData: keepPreviousData,
     // Tasks are done on other screens (and by other people): ask again on each visit.
     staleTime: 0,
   });
 
-export function usePending(kind: PendingKind) {
-  return useQuery(pendingQueryOptions(kind));
+export function usePending(kind: PendingKind, page: PendingPage) {
+  return useQuery(pendingQueryOptions(kind, page));
 }
