@@ -4,6 +4,7 @@ import type { CertificatesTable, Database } from '../../db/schema';
 import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { containsLowered } from '../../db/text-filter';
+import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
 
 function selectCertificates(db: Queryable) {
   return db
@@ -51,11 +52,14 @@ export async function listCertificates(
   let page = filtered(selectCertificates(db)).select(SUMMARY);
   // One organization: its name is the same on every row, so the index (organization, DN) gives the order.
   if (organizations === 'all' || organizations.length > 1) page = page.orderBy('o.organization_name');
-  const [rows, count] = await Promise.all([
+  const key = JSON.stringify(['certificates', organizationsKey(organizations), query.owner_member_id, query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
+  const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const readsClock = query.hideExpired || query.hideValid;
+  const [rows, total] = await Promise.all([
     page.orderBy('c.dn_search').offset(query.offset).limit(query.limit).execute(),
-    filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    cachedTotal(db, key, now, count, readsClock ? nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now) : undefined),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total };
 }
 
 export async function findCertificate(db: Queryable, distinguishedName: string, organizationId?: string) {

@@ -7,6 +7,7 @@ import type { Database, LicensesTable } from '../../db/schema';
 type LicenseTables = Database & { l: LicensesTable };
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { containsLowered } from '../../db/text-filter';
+import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
 import { conflict } from '../../errors';
 
 /** Each license with its organization and its successor `s` (the license a renewal made). */
@@ -49,11 +50,14 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
   let page = filtered(selectLicenses(db));
   // One organization: its name is the same on every row, so the index (organization, name) gives the order.
   if (organizations === 'all' || organizations.length > 1) page = page.orderBy('o.organization_name');
-  const [rows, count] = await Promise.all([
+  const key = JSON.stringify(['licenses', organizationsKey(organizations), query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
+  const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const readsClock = query.hideExpired || query.hideValid;
+  const [rows, total] = await Promise.all([
     page.orderBy('l.name_search').offset(query.offset).limit(query.limit).execute(),
-    filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    cachedTotal(db, key, now, count, readsClock ? nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now) : undefined),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total };
 }
 
 export async function findLicense(db: Queryable, licenseId: string) {

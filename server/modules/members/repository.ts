@@ -5,6 +5,7 @@ import type { MembersTable } from '../../db/schema';
 import type { Role, Scope } from '../../../common/enums';
 import type { MemberListQuery } from '../../../common/schemas/member';
 import { containsIgnoringCase } from '../../db/text-filter';
+import { cachedTotal, organizationsKey } from '../../db/count-cache';
 
 const ADMINISTRATIVE: Role[] = ['ADMINISTRATOR', 'SUPERVISOR'];
 
@@ -26,11 +27,12 @@ export async function listMembers(db: Queryable, organizations: 'all' | string[]
   const filter = query.filter?.trim();
   // member_email is stored lower-cased; the filter helper lowers the text, so both sides compare alike.
   if (filter) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'm.name', filter), containsIgnoringCase(db, 'm.member_email', filter)]));
-  const [rows, count] = await Promise.all([
+  const count = async () => Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const [rows, total] = await Promise.all([
     q.orderBy('m.name').orderBy('m.member_email').offset(query.offset).limit(query.limit).execute(),
-    q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    cachedTotal(db, JSON.stringify(['members', organizationsKey(organizations), filter]), new Date(), count),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total };
 }
 
 export async function findMember(db: Queryable, organizationId: string, memberId: string) {

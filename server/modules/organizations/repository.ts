@@ -3,6 +3,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Queryable } from '../../db/database';
 import type { OrganizationRow, OrganizationsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/text-filter';
+import { cachedTotal, organizationsKey } from '../../db/count-cache';
 
 export type OrganizationWithParent = OrganizationRow & { parent_organization_name: string | null; domains: string[] };
 
@@ -34,11 +35,12 @@ export async function listOrganizations(
   let query = selectOrganizations(db);
   if (readable !== 'all') query = query.where('o.organization_id', 'in', readable);
   if (filter?.trim()) query = query.where(containsIgnoringCase(db, 'o.organization_name', filter));
-  const [rows, count] = await Promise.all([
+  const count = async () => Number((await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const [rows, total] = await Promise.all([
     query.orderBy('o.organization_name').offset(offset).limit(limit).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    cachedTotal(db, JSON.stringify(['organizations', organizationsKey(readable), filter?.trim()]), new Date(), count),
   ]);
-  return { rows: await withDomains(db, rows), total: Number(count.n) };
+  return { rows: await withDomains(db, rows), total };
 }
 
 export async function findOrganization(db: Queryable, organizationId: string): Promise<OrganizationWithParent | undefined> {
