@@ -11,6 +11,7 @@ import * as exportEpoch from './migrations/20261123_0007_export_epoch';
 import * as archiveIndex from './migrations/20261123_0008_archive_index';
 import * as pendingIndexes from './migrations/20261123_0009_pending_indexes';
 import * as dataEpoch from './migrations/20261123_0010_data_epoch';
+import * as journalTextIndex from './migrations/20261123_0011_journal_text_index';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0008_archive_index': archiveIndex,
   '20261123_0009_pending_indexes': pendingIndexes,
   '20261123_0010_data_epoch': dataEpoch,
+  '20261123_0011_journal_text_index': journalTextIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,48 +1,91 @@
 /** Journal queries: one organization's records, newest first, a page at a time. */
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Queryable } from '../../db/database';
+import type { Database } from '../../db/schema';
 import type { JournalQuery } from '../../../common/schemas/audit';
 import { containsIgnoringCase } from '../../db/text-filter';
+import { candidates } from './text-index';
+
+const COLUMNS = ['record_id', 'reason', 'date_created', 'member_email', 'message'] as const;
+
+/** How a filtered page chooses its way (docs/decisions.md "Journal pages by key"); tests make them small. */
+export interface FilterTuning {
+  /** The newest records read first: they hold a common filter's first page. */
+  head: number;
+  /** Matches among them from which a filter counts as common: then the index would read too much. */
+  common: number;
+  /** SQLite: records a trigram may be in and still be looked up by (`text-index.ts`). */
+  rareTrigram: number;
+}
+export const FILTER_TUNING: FilterTuning = { head: 1000, common: 50, rareTrigram: 5000 };
+
+type Row = { record_id: number | string; reason: string; date_created: string; member_email: string | null; message: string };
+const page = (rows: Row[], total: number) => ({ rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total });
+
+async function journalSize(db: Queryable, organizationId: string): Promise<number> {
+  const counter = await db.selectFrom('journal_counters').select('total').where('organization_id', '=', organizationId).executeTakeFirst();
+  return Number(counter?.total ?? 0);
+}
 
 /**
  * Without a filter, a page is found by key (docs/decisions.md "Journal pages by key"): records are
  * numbered 1…n per organization as they are written, so offset k starts at number n − k, one index
  * seek at any depth, and n is the total without counting.
  */
-async function pageByKey(db: Queryable, organizationId: string, query: JournalQuery) {
-  const counter = await db.selectFrom('journal_counters').select('total').where('organization_id', '=', organizationId).executeTakeFirst();
-  const total = Number(counter?.total ?? 0);
+async function pageByKey(db: Queryable, organizationId: string, query: JournalQuery, total: number) {
   const rows = await db
     .selectFrom('audit_records')
-    .select(['record_id', 'reason', 'date_created', 'member_email', 'message'])
+    .select(COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('sequence', '<=', total - query.offset)
     .orderBy('sequence', 'desc')
     .limit(query.limit)
     .execute();
-  return { rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total };
+  return page(rows, total);
 }
 
 /**
- * With a filter, the page walks the index (organization_id, record_id) backwards and stops after `limit`
- * matches, so it stays fast however many records an organization has. The filter is a
- * "contains" on reason or message, which no b-tree index can serve, so counting the matches
- * reads the organization's records once; a page shorter than the limit already tells the total
- * and spares that second read (docs/decisions.md "Organizations and members").
+ * With a filter, "contains" on the reason or the message, ignoring case (`containsIgnoringCase`):
+ * 1. The newest `head` records, one index range: an organization with no more records, or a filter
+ *    common enough to fill the page among them, has its page here.
+ * 2. A rarer filter of three characters or more: the trigram index names the candidates (migration
+ *    0011), the same LIKE keeps the matches, and the page and the total come from them at once.
+ * 3. Otherwise (a common filter past the head's page, one or two characters, a filter the index does
+ *    not narrow): the organization's records newest first until the page is full.
+ * The total of 1 and 3 is counted over the organization's records, when the page does not tell it.
  */
-export async function listAuditRecords(db: Queryable, organizationId: string, query: JournalQuery) {
+export async function listAuditRecords(db: Queryable, organizationId: string, query: JournalQuery, tuning = FILTER_TUNING) {
+  const size = await journalSize(db, organizationId);
   const filter = query.filter?.trim();
-  if (!filter) return pageByKey(db, organizationId, query);
-  let q = db.selectFrom('audit_records').where('organization_id', '=', organizationId);
-  q = q.where((eb) => eb.or([containsIgnoringCase(db, 'reason', filter), containsIgnoringCase(db, 'message', filter)]));
-  const rows = await q
-    .select(['record_id', 'reason', 'date_created', 'member_email', 'message'])
-    .orderBy('record_id', 'desc')
-    .offset(query.offset)
-    .limit(query.limit)
-    .execute();
+  if (!filter) return pageByKey(db, organizationId, query, size);
+
+  const matches = (eb: ExpressionBuilder<Database, 'audit_records'>) =>
+    eb.or([containsIgnoringCase(db, 'reason', filter), containsIgnoringCase(db, 'message', filter)]);
+  const filtered = db.selectFrom('audit_records').where('organization_id', '=', organizationId).where(matches);
+  const countAll = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const end = query.offset + query.limit;
+
+  const head = await filtered.select(COLUMNS).where('sequence', '>', size - tuning.head).orderBy('sequence', 'desc').execute();
+  if (size <= tuning.head) return page(head.slice(query.offset, end), head.length);
+  if (head.length >= end) return page(head.slice(query.offset, end), await countAll());
+
+  if (head.length < tuning.common) {
+    const narrow = await candidates(db, filter, tuning.rareTrigram);
+    if (narrow === 'none') return page([], 0);
+    if (narrow) {
+      const rows = await filtered
+        .where(narrow)
+        .select([...COLUMNS, sql<number>`count(*) over ()`.as('total')])
+        .orderBy('record_id', 'desc')
+        .offset(query.offset)
+        .limit(query.limit)
+        .execute();
+      const total = rows.length ? Number(rows[0].total) : Number((await filtered.where(narrow).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      return page(rows.map(({ total: _, ...row }) => row), total);
+    }
+  }
+
+  const rows = await filtered.select(COLUMNS).orderBy('record_id', 'desc').offset(query.offset).limit(query.limit).execute();
   const complete = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
-  const total = complete
-    ? query.offset + rows.length
-    : Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total };
+  return page(rows, complete ? query.offset + rows.length : await countAll());
 }
