@@ -17,6 +17,7 @@ import { registerAuth } from './auth/hook';
 import { registerTargetGuard } from './auth/target-guard';
 import { errorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
+import { registerApiHeaders } from './http/api-headers';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
 import { loggerOptions } from './http/logging';
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const verifier = options.verifier ?? (await makeVerifier(config, db));
   await app.register(async (api) => {
+    registerApiHeaders(api);
     registerAuth(api, verifier);
     registerTargetGuard(api);
     await api.register(profileRoutes);
