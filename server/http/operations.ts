@@ -1,7 +1,11 @@
-/** What operators plug into: liveness, readiness and Prometheus metrics. */
+/**
+ * What operators plug into: liveness, readiness and Prometheus metrics (Node's defaults, among them
+ * the event-loop delay `nodejs_eventloop_lag_*`, request durations and the database pool).
+ */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
+import { poolUse } from '../db/database';
 
 export function registerOperations(app: FastifyInstance): void {
   const registry = new client.Registry();
@@ -12,6 +16,19 @@ export function registerOperations(app: FastifyInstance): void {
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
+  });
+  // Connections of the database pool (PostgreSQL; SQLite has its one connection): in use = total - idle.
+  new client.Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections by state: total open, idle, and requests waiting for one',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const use = poolUse(app.db);
+      this.set({ state: 'total' }, use.total);
+      this.set({ state: 'idle' }, use.idle);
+      this.set({ state: 'waiting' }, use.waiting);
+    },
   });
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(

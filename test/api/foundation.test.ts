@@ -130,6 +130,11 @@ describe.each(dialects)('sign-in and the shell API on %s', (dialect) => {
       expect((await t.app.inject('/readyz')).statusCode).toBe(200);
       const metrics = await t.app.inject('/metrics');
       expect(metrics.body).toContain('http_request_duration_seconds');
+      // The event-loop delay and the database pool, which the benchmark's targets speak of.
+      expect(metrics.body).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+      const total = Number(/^db_pool_connections\{state="total"\} (\d+)/m.exec(metrics.body)?.[1]);
+      expect(total).toBeGreaterThanOrEqual(1);
+      expect(metrics.body).toMatch(/^db_pool_connections\{state="waiting"\} 0$/m);
     });
 
     it('answers unknown API paths with a JSON 404', async () => {
@@ -149,6 +154,17 @@ describe.each(dialects)('sign-in and the shell API on %s', (dialect) => {
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
+    });
+
+    it('answers the API with a CSP that allows nothing and the other security headers, also when refusing', async () => {
+      for (const res of [
+        await t.call('supervisor@operator.example', { method: 'GET', url: `/api/organizations/${t.org.contoso}/certificates` }),
+        await t.app.inject('/api/organizations'),
+        await t.call('member@contoso.example', { method: 'GET', url: '/api/piston/certs' }),
+      ]) {
+        expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+        expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN', 'referrer-policy': 'no-referrer', 'strict-transport-security': 'max-age=31536000; includeSubDomains' });
+      }
     });
   });
 });
