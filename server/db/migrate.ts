@@ -12,6 +12,7 @@ import * as archiveIndex from './migrations/20261123_0008_archive_index';
 import * as pendingIndexes from './migrations/20261123_0009_pending_indexes';
 import * as dataEpoch from './migrations/20261123_0010_data_epoch';
 import * as journalTextIndex from './migrations/20261123_0011_journal_text_index';
+import * as memberIndexes from './migrations/20261123_0012_member_indexes';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0009_pending_indexes': pendingIndexes,
   '20261123_0010_data_epoch': dataEpoch,
   '20261123_0011_journal_text_index': journalTextIndex,
+  '20261123_0012_member_indexes': memberIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
