@@ -177,6 +177,40 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     expect(after.licenses).toContain(expired[1].license_id);
   });
 
+  it('answers kept pages only while nothing changed: a write by anyone, or the next expiry, is seen at once', async () => {
+    const total = async () => (await get(SUPERVISOR, 'acknowledge', '?limit=5')).certificates_total;
+    const before = await total();
+    expect(await total()).toBe(before);
+    // Written outside the portal (an import, psql): approved, expiring in a minute.
+    const dn = 'CN=expiring.paging.example';
+    const now = t.clock.now().getTime();
+    await t.db
+      .insertInto('certificates')
+      .values({
+        distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: orgId, description: '', owner_member_id: null, approver_member_id: null,
+        date_not_before: iso(now - DAY), date_not_after: iso(now + 60_000), date_approved: iso(now - DAY), date_revoked: null, date_expiry_acknowledged: null,
+        date_created: iso(now - DAY), certificate_pem: 'not read by the lists', serial_number: 'x', signature: '00', signature_algorithm: 'ecdsa-with-SHA256', version: 3,
+      })
+      .execute();
+    expect(await total()).toBe(before);
+    t.clock.set(new Date(now + 60_000 - 1));
+    expect(await total()).toBe(before);
+    // At its end of validity it waits, without any write.
+    t.clock.set(new Date(now + 60_000));
+    expect(await total()).toBe(before + 1);
+    const last = await get(SUPERVISOR, 'acknowledge', `?certificatesOffset=${before}&limit=5`);
+    expect(last.certificates.map((c) => c.distinguished_name)).toEqual([dn]);
+    // Acknowledged outside the portal: gone at the next call.
+    await t.db.updateTable('certificates').set({ date_expiry_acknowledged: iso(now + 60_000) }).where('distinguished_name', '=', dn).execute();
+    expect(await total()).toBe(before);
+    // The clock set back gets the page of that instant, not the later one.
+    await t.db.updateTable('certificates').set({ date_expiry_acknowledged: null }).where('distinguished_name', '=', dn).execute();
+    expect(await total()).toBe(before + 1);
+    t.clock.set(new Date(now));
+    expect(await total()).toBe(before);
+    await t.db.deleteFrom('certificates').where('distinguished_name', '=', dn).execute();
+  });
+
   it('refuses bad parameters with a 400 naming the parameter, and changes nothing', async () => {
     const journal = async () => Number((await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await journal();

@@ -1,0 +1,36 @@
+/**
+ * Pages of the pending lists, kept per instance like the list totals (db/count-cache.ts): valid
+ * while the data epoch (migration 0010: every write to certificates, licenses, members, roles and
+ * organizations, by whoever, on any instance) stays where it was and, for acknowledgements, until
+ * the next instant a row expires and starts to wait. Every admin opening the screen, and every
+ * poll, asks for the same first pages; reading 100 rows with their joins costs milliseconds.
+ * See docs/decisions.md "Pending tasks".
+ */
+import { EpochCache } from '../../db/access-epoch';
+
+interface Entry {
+  page: unknown;
+  /** Valid for instants in [from, until). */
+  from: number;
+  until: number;
+}
+
+// A page holds up to 1,000 rows: few entries, so a burst of odd offsets cannot hold much memory.
+const LIMIT = 200;
+const perDatabase = new WeakMap<object, EpochCache<Entry>>();
+
+/**
+ * The page under `key` (which must name the kind, the list, the organizations and the paging),
+ * read at data epoch `epoch` (read before, so a kept page is at least as new as its epoch), loaded
+ * by `load` when none is kept for this epoch and instant. `until` answers the next instant the page
+ * may change by time alone (omit it for a page that does not read the clock).
+ */
+export async function cachedPage<T>(db: object, epoch: number, key: string, now: Date, load: () => Promise<T>, until?: () => Promise<number>): Promise<T> {
+  let cache = perDatabase.get(db);
+  if (!cache) perDatabase.set(db, (cache = new EpochCache<Entry>(LIMIT)));
+  const at = now.getTime();
+  const hit = cache.get(key, epoch);
+  if (hit && hit.from <= at && at < hit.until) return hit.page as T;
+  const [page, next] = await Promise.all([load(), until ? until() : Infinity]);
+  return cache.set(key, epoch, { page, from: at, until: next }).page as T;
+}
