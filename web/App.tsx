@@ -1,13 +1,12 @@
 /** Providers: Mantine (with the CSP nonce), TanStack Query, the router and the toasts. */
 import { Suspense } from 'react';
-import { RouterProvider } from 'react-router/dom';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Bounce, ToastContainer } from 'react-toastify/unstyled';
 import { Loading } from './components/Loading';
 import { TOAST_AUTO_CLOSE_MS, TOAST_LIMIT } from './lib/notifications';
 import { queryClient } from './lib/query';
-import { router } from './router';
+import { AppRouter } from './router';
 import { cssVariablesResolver, styleNonce, theme } from './theme';
 
 export function App() {
@@ -20,7 +19,7 @@ export function App() {
     >
       <QueryClientProvider client={queryClient}>
         <Suspense fallback={<Loading />}>
-          <RouterProvider router={router} />
+          <AppRouter />
         </Suspense>
         {/* Bottom-right (SPEC.md §9 allows either): top-right covered the page's actions beside the
             heading, e.g. Remove right after Unban, and hovering a toast keeps it there. */}

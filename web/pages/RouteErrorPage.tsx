@@ -2,13 +2,12 @@
  * A screen crashed or its code could not be loaded (typically an old tab after a new release:
  * the hashed files it asks for are gone). Reloading fetches the current version.
  */
-import { useRouteError } from 'react-router';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { CenteredCard } from '../components/CenteredCard';
 import { usePageTitle } from '../components/usePageTitle';
 
-export default function RouteErrorPage() {
-  const error = useRouteError();
+/** Shown by web/router.tsx's RouteErrorBoundary. */
+export default function RouteErrorPage({ error }: { error: unknown }) {
   usePageTitle('Something went wrong');
   console.error(error);
   return (
