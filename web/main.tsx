@@ -10,7 +10,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setNonce } from 'get-nonce';
 import { App } from './App';
-import { startTokenRenewal } from './lib/auth';
+import { startTokenRenewal } from './lib/access-token';
 import { styleNonce } from './theme';
 
 // Mantine's Modal and Drawer lock the page scroll with react-remove-scroll, whose <style> tags

@@ -19,7 +19,7 @@
  *
  * Callers receive an ApiError after this handling; they need not show anything themselves.
  */
-import { dropUser, getAccessToken } from './auth';
+import { dropUser, getAccessToken } from './access-token';
 import { isSessionScreen, navigateTo, pathOfRouteName, PATHS } from './navigation';
 import { notifyFailure } from './notifications';
 import { session } from './session';

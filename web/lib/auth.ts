@@ -6,14 +6,15 @@
  * the session. Renewal is ours rather than the library's automatic one, as SPEC.md §9 times it:
  * every 50 s check, renew when under 5 s remain; the API client also renews on demand before a
  * call, so a token never leaves expired between two checks.
+ *
+ * The first screen does not load this module: lib/access-token.ts reads a valid token from the
+ * store and the renewal timer runs there; both come here when there is work for the library.
  */
 import { ErrorResponse, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import type { ClientSettings } from '../../common/schemas/profile';
 import { KEYS, readJson, remove, writeJson } from './storage';
 import { PATHS } from './navigation';
-
-export const RENEWAL_CHECK_MS = 50_000;
-export const RENEW_WITHIN_SECONDS = 5;
+import { needsRenewal as expiresSoon, rememberUserStore } from './access-token';
 /** Stored callback state lasts 1 hour; provider messages time out after 10000 ms (SPEC.md §9). */
 const STALE_STATE_SECONDS = 3600;
 const REQUEST_TIMEOUT_SECONDS = 10;
@@ -62,6 +63,7 @@ function createManager(settings: ClientSettings): UserManager {
     extraQueryParams: settings.audience ? { audience: settings.audience } : undefined,
   });
   void manager.clearStaleState().catch(() => undefined);
+  rememberUserStore(settings.authority, settings.client_id);
   return manager;
 }
 
@@ -79,7 +81,7 @@ export async function getUser(): Promise<User | null> {
   return (await getUserManager()).getUser();
 }
 
-const needsRenewal = (user: User) => (user.expires_in ?? Number.POSITIVE_INFINITY) < RENEW_WITHIN_SECONDS;
+const needsRenewal = (user: User) => expiresSoon(user.expires_in);
 
 /** The provider refused the refresh token (OAuth error body, or a bare 400). */
 function refused(error: unknown): boolean {
@@ -118,17 +120,6 @@ export async function getAccessToken(): Promise<string | null> {
   let user = await getUser();
   if (user && needsRenewal(user)) user = await renewToken();
   return user?.access_token ?? null;
-}
-
-let renewalTimer: ReturnType<typeof setInterval> | null = null;
-
-export function startTokenRenewal(): void {
-  if (renewalTimer) return;
-  renewalTimer = setInterval(() => {
-    void getUser()
-      .then((user) => (user && needsRenewal(user) ? renewToken() : null))
-      .catch(() => undefined);
-  }, RENEWAL_CHECK_MS);
 }
 
 /** Loop guard: a provider that signs people in while the API keeps refusing them. */

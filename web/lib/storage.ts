@@ -47,4 +47,6 @@ export const KEYS = {
   authError: 'portal.authError',
   loggedOut: 'portal.loggedOut',
   signInAttempts: 'portal.signInAttempts',
+  /** Where oidc-client-ts keeps the signed-in user (lib/access-token.ts). */
+  oidcUserStore: 'portal.oidcUserStore',
 } as const;
