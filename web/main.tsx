@@ -3,7 +3,6 @@
 import './lib/zod-without-eval';
 import '@mantine/core/styles.css';
 import '@mantine/dates/styles.css';
-import 'react-toastify/ReactToastify.css';
 import './styles.css';
 
 import { StrictMode } from 'react';

@@ -1,11 +1,46 @@
 /**
- * Toasts (react-toastify, SPEC.md §9). The unstyled entry never injects a <style> tag, which the
- * CSP would block; its stylesheet is bundled instead (main.tsx imports ReactToastify.css).
+ * Toasts (react-toastify, SPEC.md §9), loaded with the first one: react-toastify and its container
+ * (components/Toasts.tsx) are no part of any screen's first load. A toast asked for meanwhile
+ * waits for the chunk, in order; react-toastify keeps toasts made before its container mounts
+ * and shows them when it does.
  */
-import { toast, type ToastOptions } from 'react-toastify/unstyled';
+import type { ToastOptions } from 'react-toastify/unstyled';
 
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const TOAST_LIMIT = 20;
+
+type Toastify = typeof import('react-toastify/unstyled');
+
+let toastify: Promise<Toastify> | null = null;
+const listeners = new Set<() => void>();
+
+function loadToastify(): Promise<Toastify> {
+  if (!toastify) {
+    toastify = import('react-toastify/unstyled');
+    // The container mounts on the next turn: a toast asked for while React renders must not
+    // update another component in that render.
+    queueMicrotask(() => listeners.forEach((listener) => listener()));
+  }
+  return toastify;
+}
+
+/** Whether a toast was asked for: App mounts the container from then on. */
+export const toastsWanted = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  get: (): boolean => toastify !== null,
+};
+
+type Kind = 'error' | 'warn' | 'info' | 'success';
+
+function toast(kind: Kind, message: string, options: ToastOptions): void {
+  void loadToastify().then(
+    (library) => library.toast[kind](message, options),
+    (error: unknown) => console.error('toasts could not be loaded', message, error),
+  );
+}
 
 export interface NotificationMessage {
   message: string;
@@ -18,17 +53,17 @@ const options = (message: string, extra?: ToastOptions): ToastOptions => ({ toas
 /** The notification helper of SPEC.md §8: ERROR as error, WARNING as warning, else info. */
 export function notify({ message, severity }: NotificationMessage, extra?: ToastOptions): void {
   if (!message) return;
-  if (severity === 'ERROR') toast.error(message, options(message, extra));
-  else if (severity === 'WARNING') toast.warn(message, options(message, extra));
-  else toast.info(message, options(message, extra));
+  if (severity === 'ERROR') toast('error', message, options(message, extra));
+  else if (severity === 'WARNING') toast('warn', message, options(message, extra));
+  else toast('info', message, options(message, extra));
 }
 
 export function notifySuccess(message: string, autoClose?: number): void {
-  toast.success(message, options(message, autoClose ? { autoClose } : undefined));
+  toast('success', message, options(message, autoClose ? { autoClose } : undefined));
 }
 
 export function notifyError(message: string): void {
-  toast.error(message, options(message));
+  toast('error', message, options(message));
 }
 
 const isMessage = (value: unknown): value is NotificationMessage =>
@@ -43,6 +78,6 @@ export function notifyFailure(body: unknown): void {
     for (const item of body) if (isMessage(item)) notifyError(item.message);
   } else if (isMessage(body)) {
     if (body.severity === 'ERROR') notifyError(body.message);
-    else toast.warn(body.message, options(body.message));
+    else toast('warn', body.message, options(body.message));
   }
 }
