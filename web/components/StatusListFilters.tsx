@@ -4,9 +4,10 @@
  * The text applies on Filter or Enter; a toggle applies at once, together with the text typed
  * so far, so the list never shows a mix of applied and unapplied filters.
  */
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group } from '@mantine/core';
 import { IconCircleCheck, IconClockX, IconHourglass } from '@tabler/icons-react';
 import { FilterForm } from './FilterForm';
+import { HoverHint } from './HoverHint';
 import type { StatusFlag, StatusListSearch } from './useListSearch';
 
 const TOGGLES: { flag: StatusFlag; label: string; Icon: typeof IconClockX }[] = [
@@ -33,17 +34,20 @@ export function StatusListFilters({ label, formLabel, placeholder, search }: Sta
   const toggles = (text: string) => (
     <Group gap={6} wrap="nowrap" role="group" aria-label="Hide by status">
       {TOGGLES.map(({ flag, label: toggleLabel, Icon }) => (
-        <Tooltip key={flag} label={filters[flag] ? `${toggleLabel}: on` : toggleLabel} withArrow>
-          <ActionIcon
-            size={36}
-            variant={filters[flag] ? 'filled' : 'default'}
-            aria-label={toggleLabel}
-            aria-pressed={filters[flag]}
-            onClick={() => toggle(flag, text)}
-          >
-            <Icon size={18} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
+        <HoverHint<HTMLButtonElement> key={flag} label={filters[flag] ? `${toggleLabel}: on` : toggleLabel}>
+          {(hint) => (
+            <ActionIcon
+              {...hint}
+              size={36}
+              variant={filters[flag] ? 'filled' : 'default'}
+              aria-label={toggleLabel}
+              aria-pressed={filters[flag]}
+              onClick={() => toggle(flag, text)}
+            >
+              <Icon size={18} aria-hidden />
+            </ActionIcon>
+          )}
+        </HoverHint>
       ))}
     </Group>
   );

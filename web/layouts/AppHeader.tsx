@@ -1,11 +1,12 @@
 /**
  * The header of every signed-in layout: the title, then Self-Service, Release Notes, Admin
  * (SCREENS.admin), Logout and the member's name in brackets (SPEC.md §2). On phones the links
- * move into a menu so nothing overflows.
+ * move into a menu so nothing overflows; its code (HeaderMenu) loads when the button is reached
+ * for, and the menu opens once it has.
  */
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ActionIcon, Anchor, AppShell, Group, Menu, Text, ThemeIcon } from '@mantine/core';
+import { ActionIcon, Anchor, AppShell, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconDotsVertical, IconShieldCheck } from '@tabler/icons-react';
 import { SCREENS } from '../../common/policy';
 import { useActor } from '../lib/actor';
@@ -29,6 +30,34 @@ function useHeaderLinks(): HeaderLink[] {
     ...(SCREENS.admin(actor) ? [{ to: PATHS.admin, label: 'Admin', section: PATHS.admin, prefix: true }] : []),
     { to: PATHS.logout, label: 'Logout' },
   ];
+}
+
+const loadHeaderMenu = () => import('./HeaderMenu');
+const HeaderMenu = lazy(loadHeaderMenu);
+
+function PhoneMenu({ name, links }: { name: string | null; links: HeaderLink[] }) {
+  const [wanted, setWanted] = useState(false);
+  const button = (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      size="lg"
+      hiddenFrom="sm"
+      aria-label="Open the menu"
+      aria-haspopup="menu"
+      onPointerEnter={() => void loadHeaderMenu()}
+      onFocus={() => void loadHeaderMenu()}
+      onClick={wanted ? undefined : () => setWanted(true)}
+    >
+      <IconDotsVertical size={20} />
+    </ActionIcon>
+  );
+  if (!wanted) return button;
+  return (
+    <Suspense fallback={button}>
+      <HeaderMenu button={button} name={name} links={links} />
+    </Suspense>
+  );
 }
 
 export function AppHeader({ burger }: { burger?: ReactNode }) {
@@ -77,21 +106,7 @@ export function AppHeader({ burger }: { burger?: ReactNode }) {
           ) : null}
         </Group>
 
-        <Menu position="bottom-end" width={220} shadow="md">
-          <Menu.Target>
-            <ActionIcon variant="subtle" color="gray" size="lg" hiddenFrom="sm" aria-label="Open the menu">
-              <IconDotsVertical size={20} />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {name ? <Menu.Label>{name}</Menu.Label> : null}
-            {links.map((link) => (
-              <Menu.Item key={link.to} component={Link} to={link.to}>
-                {link.label}
-              </Menu.Item>
-            ))}
-          </Menu.Dropdown>
-        </Menu>
+        <PhoneMenu name={name} links={links} />
       </Group>
     </AppShell.Header>
   );
