@@ -4,13 +4,15 @@
  * The filters and the page live in the URL query.
  */
 import { Link } from 'react-router';
-import { Anchor, Stack, Table } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CardField, CardList, ListCard } from '../../../components/CardList';
 import { CertificateBadges } from '../../../components/CertificateBadges';
+import { DataTable } from '../../../components/DataTable';
 import { PagedList } from '../../../components/PagedList';
+
 import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useStatusListSearch } from '../../../components/useListSearch';
 import { usePhone } from '../../../components/usePhone';
@@ -49,39 +51,37 @@ interface RowsProps {
 
 function CertificateTable({ certificates, showOrganization, now }: RowsProps) {
   return (
-    <Table.ScrollContainer minWidth={showOrganization ? 980 : 840} type="native">
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Certificates">
-        <Table.Thead>
-          <Table.Tr>
-            {showOrganization ? <Table.Th scope="col">Organization</Table.Th> : null}
-            <Table.Th scope="col" w="40%">
-              Distinguished Name
-            </Table.Th>
-            <Table.Th scope="col">Description</Table.Th>
-            <Table.Th scope="col">Owner</Table.Th>
-            <Table.Th scope="col">Valid From</Table.Th>
-            <Table.Th scope="col">Until</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {certificates.map((certificate) => (
-            <Table.Tr key={certificate.distinguished_name}>
-              {showOrganization ? <Table.Td className="break-anywhere">{certificate.organization_name}</Table.Td> : null}
-              <Table.Td>
-                <Stack gap={6} align="flex-start">
-                  {detailsLink(certificate)}
-                  <CertificateBadges certificate={certificate} now={now} />
-                </Stack>
-              </Table.Td>
-              <Table.Td className="break-anywhere">{certificate.description || '-'}</Table.Td>
-              <Table.Td>{ownerName(certificate)}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_before)}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_after)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable label="Certificates" minWidth={showOrganization ? 980 : 840}>
+      <thead>
+        <tr>
+          {showOrganization ? <th scope="col">Organization</th> : null}
+          <th scope="col" style={{ width: '40%' }}>
+            Distinguished Name
+          </th>
+          <th scope="col">Description</th>
+          <th scope="col">Owner</th>
+          <th scope="col">Valid From</th>
+          <th scope="col">Until</th>
+        </tr>
+      </thead>
+      <tbody>
+        {certificates.map((certificate) => (
+          <tr key={certificate.distinguished_name}>
+            {showOrganization ? <td className="break-anywhere">{certificate.organization_name}</td> : null}
+            <td>
+              <Stack gap={6} align="flex-start">
+                {detailsLink(certificate)}
+                <CertificateBadges certificate={certificate} now={now} />
+              </Stack>
+            </td>
+            <td className="break-anywhere">{certificate.description || '-'}</td>
+            <td>{ownerName(certificate)}</td>
+            <td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_before)}</td>
+            <td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_after)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
