@@ -9,6 +9,9 @@ import type { Insertable } from 'kysely';
 import type { CertificatesTable, LicensesTable } from '../../db/schema';
 import type { Pending } from '../../../common/schemas/pending';
 import { testDialects } from '../../../test/support/databases';
+import { listPendingLicenses } from '../licenses/repository';
+import { toLicense } from '../licenses/service';
+import { LicensePage } from './service';
 import { useTestApp } from '../../../test/support/test-app';
 
 const dialects = await testDialects();
@@ -209,6 +212,21 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     t.clock.set(new Date(now));
     expect(await total()).toBe(before);
     await t.db.deleteFrom('certificates').where('distinguished_name', '=', dn).execute();
+  });
+
+  it('makes a kept license page\'s JSON again exactly when a row\'s days left change, and only then', async () => {
+    const base = t.clock.now().getTime();
+    const { rows } = await listPendingLicenses(t.db, 'all', 'acknowledgement', new Date(base), { offset: 0, limit: 50 });
+    expect(rows.length).toBe(50);
+    const page = new LicensePage(rows, rows.length);
+    const until = Date.parse(rows[0].date_valid_until);
+    // Around the day edges of one row, and instants at which no row's days left change.
+    const instants = [base, base + 1, base + 3_600_000, base + DAY - 1, base + DAY, base + 10 * DAY + 123, until + DAY - 1, until + DAY, until + DAY + 1, until + 2 * DAY, base];
+    for (const ms of instants) {
+      const when = new Date(ms);
+      // Whatever the page kept, it answers what the rows say at that instant.
+      expect(JSON.parse(page.jsonAt(when).toString('utf8')), when.toISOString()).toEqual(rows.map((row) => toLicense(row, when)));
+    }
   });
 
   it('refuses bad parameters with a 400 naming the parameter, and changes nothing', async () => {

@@ -3,9 +3,9 @@
  * acknowledgements waiting in the organizations where the caller has an applying role.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PENDING_PAGE_SIZE, pendingQuery, pendingSchema } from '../../../common/schemas/pending';
+import { PENDING_PAGE_SIZE, pendingQuery, pendingSchema, type Pending } from '../../../common/schemas/pending';
 import { actorOf } from '../../auth/hook';
-import { listPending } from './service';
+import { pendingJson } from './service';
 
 const DESCRIPTIONS = {
   approval: 'Certificates and licenses waiting for an approval (Not approved), oldest request first (creation, then the key).',
@@ -26,7 +26,11 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
           response: { 200: pendingSchema },
         },
       },
-      async (request) => listPending(api.db, actorOf(request), kind, request.query, api.now()),
+      async (request, reply) => {
+        const json = await pendingJson(api.db, actorOf(request), kind, request.query, api.now());
+        // JSON made by the service with the schema's own encoding (service.ts); Fastify sends bytes as they are.
+        return reply.type('application/json; charset=utf-8').send(json as unknown as Pending);
+      },
     );
   }
 };
