@@ -15,8 +15,9 @@ interface Entry {
   until: number;
 }
 
-// A page holds up to 1,000 rows: few entries, so a burst of odd offsets cannot hold much memory.
-const LIMIT = 200;
+// A page holds up to 1,000 rows (about 0.5 MB of JSON with its rows): few entries, so a walk through
+// every page cannot hold much memory. The screens ask for a handful of first pages.
+const LIMIT = 64;
 const perDatabase = new WeakMap<object, EpochCache<Entry>>();
 
 /**
