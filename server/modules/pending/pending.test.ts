@@ -229,6 +229,18 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     }
   });
 
+  it('answers the days left of the calling instant from a kept page', async () => {
+    const start = t.clock.now().getTime();
+    const daysOf = async () => Object.fromEntries((await get(SUPERVISOR, 'approve', '?limit=1000')).licenses.map((l) => [l.license_id, l.days_left]));
+    const before = await daysOf();
+    expect(await daysOf()).toEqual(before);
+    t.clock.set(new Date(start + DAY));
+    const after = await daysOf();
+    for (const [id, days] of Object.entries(before)) expect(after[id], id).toBe(days - 1);
+    t.clock.set(new Date(start));
+    expect(await daysOf()).toEqual(before);
+  });
+
   it('refuses bad parameters with a 400 naming the parameter, and changes nothing', async () => {
     const journal = async () => Number((await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await journal();

@@ -75,10 +75,19 @@ export async function pendingJson(db: Queryable, actor: Actor & { epoch?: number
       return new LicensePage(rows, total);
     }, until('licenses')),
   ]);
-  // Bytes, not text: 100 kB of text would be encoded to UTF-8 again on every call.
-  return Buffer.concat([
+  // Bytes, not text: 100 kB of text would be encoded to UTF-8 again on every call. The whole answer
+  // is kept with the certificate page too, while the license bytes are the same: a call allocates nothing.
+  const licensesJson = licenses.jsonAt(now);
+  const kept = answers.get(certificates);
+  if (kept?.licenses === licensesJson) return kept.body;
+  const body = Buffer.concat([
     Buffer.from('{"certificates":'), certificates.json,
-    Buffer.from(`,"certificates_total":${certificates.total},"licenses":`), licenses.jsonAt(now),
+    Buffer.from(`,"certificates_total":${certificates.total},"licenses":`), licensesJson,
     Buffer.from(`,"licenses_total":${licenses.total}}`),
   ]);
+  answers.set(certificates, { licenses: licensesJson, body });
+  return body;
 }
+
+/** The last answer made with a kept certificate page, and the license bytes in it (gone with the page). */
+const answers = new WeakMap<object, { licenses: Buffer; body: Buffer }>();
