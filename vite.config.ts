@@ -11,8 +11,23 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { firstScreenChunks } from './scripts/web-chunks.js';
 
 const backend = 'http://localhost:8080';
+
+/**
+ * The screens people open first, by the route modules web/router.tsx loads for them: the sign-in
+ * screen, and an organization's Certificates (the first screen after sign-in). scripts/web-budget.mjs
+ * measures the same two.
+ */
+const firstScreens = firstScreenChunks(import.meta.dirname, [
+  { name: 'signin', routes: ['web/layouts/BareLayout.tsx', 'web/pages/welcome/WelcomePage.tsx'], paths: '^/(login)?$' },
+  {
+    name: 'organization',
+    routes: ['web/layouts/DefaultLayout.tsx', 'web/features/certificates/CertificatesPage.tsx'],
+    paths: '^/organizations/[^/]+/certificates/?$',
+  },
+]);
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -21,7 +36,8 @@ const gzip = promisify(zlib.gzip);
  * Compresses the build once, at the highest levels (too slow per request, free at build time):
  * every script, stylesheet and SVG gets a .br and a .gz beside it, which @fastify/static sends by
  * the browser's Accept-Encoding (server/http/web-app.ts). index.html is left out: the server
- * writes a nonce into it per response. Source maps too: only developer tools fetch them.
+ * writes a nonce into it per response. Source maps too: only developer tools fetch them; and
+ * .vite/, the build's notes for the server, which it never sends.
  */
 function precompress(): Plugin {
   let outDir = '';
@@ -34,7 +50,7 @@ function precompress(): Plugin {
     async closeBundle() {
       const files = fs
         .readdirSync(outDir, { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile() && /\.(js|mjs|css|svg|json|txt)$/.test(entry.name))
+        .filter((entry) => entry.isFile() && /\.(js|mjs|css|svg|json|txt)$/.test(entry.name) && !entry.parentPath.includes(`${path.sep}.vite`))
         .map((entry) => path.join(entry.parentPath, entry.name));
       await Promise.all(
         files.map(async (file) => {
@@ -54,7 +70,7 @@ function precompress(): Plugin {
 
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'web'),
-  plugins: [react(), precompress()],
+  plugins: [react(), firstScreens.plugin, precompress()],
   html: { cspNonce: 'CSP_NONCE_PLACEHOLDER' },
   build: {
     outDir: path.resolve(import.meta.dirname, 'dist/web'),
@@ -66,9 +82,16 @@ export default defineConfig({
           // The libraries every screen loads before it renders (react, react-dom, the router,
           // TanStack Query, Mantine's core) in one chunk of their own: fewer files on the first load
           // (gzip compresses one file better than a dozen), and a chunk that only changes with an
-          // upgrade, so a new release of the app leaves it in the browser's cache. Everything else
-          // is split by route as Rolldown does by itself.
-          groups: [{ name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial'] }],
+          // upgrade, so a new release of the app leaves it in the browser's cache. Then what the
+          // first screens use (scripts/web-chunks.ts); everything else is split by route as
+          // Rolldown does by itself.
+          groups: [
+            { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial'], priority: 2 },
+            // The app's own modules of the entry, together too: lazy chunks import some of them,
+            // which would otherwise split each into a file of its own.
+            { name: 'app', tags: ['$initial'], priority: 1 },
+            ...firstScreens.groups,
+          ],
         },
       },
     },

@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NONCE_PLACEHOLDER, registerWebApp } from './web-app';
+import { FIRST_SCREENS_FILE, type FirstScreensFile } from '../../common/first-screens';
 
 const INDEX = `<!doctype html><html><head><meta property="csp-nonce" nonce="${NONCE_PLACEHOLDER}" />
 <script type="module" nonce="${NONCE_PLACEHOLDER}" src="/assets/main.js"></script></head><body></body></html>`;
@@ -29,6 +30,10 @@ describe('the web app under the strict CSP', () => {
     fs.writeFileSync(path.join(webRoot, 'assets', 'main.js.br'), zlib.brotliCompressSync(MAIN_JS));
     fs.writeFileSync(path.join(webRoot, 'assets', 'main.js.gz'), zlib.gzipSync(MAIN_JS));
     fs.writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    // As scripts/web-chunks.ts writes it.
+    fs.mkdirSync(path.join(webRoot, '.vite'));
+    const screens: FirstScreensFile = { screens: [{ name: 'organization', paths: '^/organizations/[^/]+/certificates/?$', files: ['assets/screen-organization.js'] }] };
+    fs.writeFileSync(path.join(webRoot, FIRST_SCREENS_FILE), JSON.stringify(screens));
     app = Fastify();
     app.decorate('config', { webRoot } as never);
     // As server/app.ts registers it.
@@ -56,6 +61,15 @@ describe('the web app under the strict CSP', () => {
       expect(res.body).not.toContain(NONCE_PLACEHOLDER);
     }
     expect(styleNonceOf(String(first.headers['content-security-policy']))).not.toBe(styleNonceOf(String(second.headers['content-security-policy'])));
+  });
+
+  it("names a first screen's chunks in index.html for the paths that open it, with the nonce", async () => {
+    const res = await app.inject('/organizations/x/certificates?page=2');
+    const nonce = styleNonceOf(String(res.headers['content-security-policy']));
+    expect(res.body).toContain(`<link rel="modulepreload" crossorigin href="/assets/screen-organization.js" nonce="${nonce}">`);
+    expect((await app.inject('/organizations/x/licenses')).body).not.toContain('screen-organization');
+    // The build's notes are no file to fetch.
+    expect((await app.inject('/.vite/first-screens.json')).headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('serves hashed assets as files, cached for good', async () => {

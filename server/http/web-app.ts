@@ -7,11 +7,16 @@
  * Assets go out compressed as the build wrote them (vite.config.ts writes a .br and a .gz beside
  * each): nothing is compressed per request, so no CPU is spent on the event loop for it. Hashed
  * files under assets/ are cached for good; anything else (favicon.svg) is revalidated.
+ *
+ * For the paths of the first screens (the sign-in screen, an organization's Certificates),
+ * index.html also names the screen's chunks (common/first-screens.ts), so the browser fetches them
+ * with the entry rather than once the entry has run and the router asks for them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { FIRST_SCREENS_FILE, type FirstScreensFile } from '../../common/first-screens';
 
 /** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
@@ -43,14 +48,17 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
     });
   }
   const indexHtml = built ? fs.readFileSync(indexFile, 'utf8') : null;
+  const screens = indexHtml ? firstScreenIndexes(webRoot, indexHtml) : [];
 
-  const sendIndex = (reply: FastifyReply) => {
+  const sendIndex = (reply: FastifyReply, url: string) => {
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
+    const pathname = url.split('?')[0];
+    const html = screens.find((screen) => screen.paths.test(pathname))?.html ?? indexHtml;
     const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
     // The nonce is good for this response only: no cache, in the browser or between, may keep it.
-    return reply.type('text/html').header('cache-control', 'no-store').send(indexHtml.replaceAll(NONCE_PLACEHOLDER, nonce));
+    return reply.type('text/html').header('cache-control', 'no-store').send(html.replaceAll(NONCE_PLACEHOLDER, nonce));
   };
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
@@ -58,6 +66,17 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
     if (apiLike || request.method !== 'GET') {
       return reply.status(404).send({ message: 'Not found.', severity: 'ERROR' });
     }
-    return sendIndex(reply);
+    return sendIndex(reply, request.url);
+  });
+}
+
+/** index.html for each first screen, with its chunks named; none without the build's list. */
+function firstScreenIndexes(webRoot: string, indexHtml: string): Array<{ paths: RegExp; html: string }> {
+  const file = path.join(webRoot, FIRST_SCREENS_FILE);
+  if (!fs.existsSync(file)) return [];
+  const { screens } = JSON.parse(fs.readFileSync(file, 'utf8')) as FirstScreensFile;
+  return screens.map((screen) => {
+    const links = screen.files.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}" nonce="${NONCE_PLACEHOLDER}">\n`).join('');
+    return { paths: new RegExp(screen.paths), html: indexHtml.replace('</head>', `${links}  </head>`) };
   });
 }
