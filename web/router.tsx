@@ -1,15 +1,23 @@
 /**
  * The routes of SPEC.md §2. Every layout and page is its own chunk (React.lazy), so the first
  * screen loads only what it shows; on start, the chunks of every level of the address are asked
- * for at once (preloadRoute), not layout first and page only once the layout has rendered.
+ * for at once (preloadRoute), not layout first and page only once the layout has rendered, and
+ * with them the first requests of the screens people open first (the sign-in provider's settings,
+ * the sidebar's organizations, the Certificates list), which would otherwise wait for the first
+ * render.
  *
  * A declarative router (BrowserRouter + useRoutes): the app uses no loaders, actions or fetchers,
  * and the data router carried them all (react-router's chunk: 33 KB gzipped against 16 KB). The one
  * thing it gave, the root error element, is RouteErrorBoundary below.
  */
-import { Component, lazy, useLayoutEffect, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Component, createElement, lazy, useLayoutEffect, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { BrowserRouter, matchRoutes, Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router';
 import { setNavigator, PATHS } from './lib/navigation';
+import { loadProviderMetadata } from './lib/client-settings';
+import { queryClient } from './lib/query';
+import { session } from './lib/session';
+import { ALL_ORGANIZATIONS, organizationsQueryOptions } from './api/get-organizations';
+import { prefetchCertificates } from './features/certificates/api/prefetch-certificates';
 import { ADMIN_SCREENS } from './features/admin/screens';
 import { AdminGate } from './features/admin/AdminGate';
 import RouteErrorPage from './pages/RouteErrorPage';
@@ -73,8 +81,21 @@ const ADMIN_SUBPAGES: Record<string, Array<{ path: string; Component: Page }>> =
   ],
 };
 
-/** The route's element; `handle` keeps the component, for preloadRoute. */
-const page = (Component: Page) => ({ element: <Component />, handle: Component });
+/** What preloadRoute asks for ahead of a route's first render. */
+interface RouteHandle {
+  component: Page;
+  /** The route's first requests, for a signed-in person unless `public`. */
+  prefetch?: (params: Record<string, string | undefined>, search: URLSearchParams) => void;
+  public?: boolean;
+}
+
+const page = (component: Page, prefetch?: RouteHandle['prefetch'], isPublic = false) => ({
+  element: createElement(component),
+  handle: { component, prefetch, public: isPublic } satisfies RouteHandle,
+});
+
+/** The sign-in screens ask for the provider's settings and discovery document first thing (lib/auth.ts). */
+const signInSettings = () => void loadProviderMetadata();
 
 export const routes: RouteObject[] = [
   {
@@ -83,8 +104,8 @@ export const routes: RouteObject[] = [
       {
         ...page(BareLayout),
         children: [
-          { path: ':action', ...page(WelcomePage) },
-          { path: 'auth/callback', ...page(AuthCallbackPage) },
+          { path: ':action', ...page(WelcomePage, signInSettings, true) },
+          { path: 'auth/callback', ...page(AuthCallbackPage, signInSettings, true) },
           { path: 'auth/silent', ...page(AuthSilentPage) },
           { path: 'auth/welcome', ...page(AuthWelcomePage) },
           { path: '404', ...page(NotFoundPage) },
@@ -93,7 +114,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        ...page(DefaultLayout),
+        ...page(DefaultLayout, () => void queryClient.prefetchQuery(organizationsQueryOptions(ALL_ORGANIZATIONS))),
         children: [
           { path: 'index', ...page(IndexPage) },
           { path: 'organizations', ...page(HomePage) },
@@ -101,7 +122,7 @@ export const routes: RouteObject[] = [
             path: 'organizations/:orgId',
             children: [
               { index: true, ...page(IndexPage) },
-              { path: 'certificates', ...page(CertificatesPage) },
+              { path: 'certificates', ...page(CertificatesPage, ({ orgId }, search) => prefetchCertificates(orgId!, search)) },
               // Route name Certificates.New; a DN always holds "=", so it never reads as "upload".
               { path: 'certificates/upload', ...page(UploadCertificatePage) },
               { path: 'certificates/:dn', ...page(CertificateDetailsPage) },
@@ -133,7 +154,7 @@ export const routes: RouteObject[] = [
                   <Component />
                 </AdminGate>
               ),
-              handle: Component,
+              handle: { component: Component } satisfies RouteHandle,
             })),
           ),
         ],
@@ -143,10 +164,19 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** Asks for the chunks of every route the address matches (layout and page) at once. */
-export function preloadRoute(pathname: string): void {
-  for (const match of matchRoutes(routes, pathname) ?? []) {
-    void (match.route.handle as Page | undefined)?.preload().catch(() => undefined); // a failure shows when it renders
+/**
+ * Asks for the chunks of every route the address matches (layout and page) at once, and for their
+ * first requests. Requests of signed-in screens only with a signed-in member: otherwise the
+ * screen sends the person to sign in, and the request would only be refused.
+ */
+export function preloadRoute(location: Location): void {
+  const search = new URLSearchParams(location.search);
+  const signedIn = !!session.get().profile;
+  for (const match of matchRoutes(routes, location.pathname) ?? []) {
+    const handle = match.route.handle as RouteHandle | undefined;
+    if (!handle) continue;
+    void handle.component.preload().catch(() => undefined); // a failure shows when it renders
+    if (handle.prefetch && (handle.public || signedIn)) handle.prefetch(match.params, search);
   }
 }
 
@@ -198,4 +228,4 @@ export function AppRouter() {
   );
 }
 
-preloadRoute(window.location.pathname);
+preloadRoute(window.location);

@@ -19,10 +19,15 @@ type FilterPatch = Record<string, string | boolean | undefined>;
  */
 const currentParams = () => new URLSearchParams(window.location.search);
 
+/** The 1-based page the query asks for. */
+function pageOf(params: URLSearchParams): number {
+  const requested = Number(params.get('page'));
+  return Number.isInteger(requested) && requested > 0 ? requested : 1;
+}
+
 function useListQuery(pageSize: number) {
   const [params, setParams] = useSearchParams();
-  const requested = Number(params.get('page'));
-  const page = Number.isInteger(requested) && requested > 0 ? requested : 1;
+  const page = pageOf(params);
 
   const change = useCallback(
     (edit: (next: URLSearchParams) => void) => {
@@ -86,9 +91,24 @@ export interface StatusListRequest {
 
 const on = (value: string | null) => value === 'true' || value === '1';
 
+/**
+ * The request of a status list for a query string: what useStatusListSearch asks for, and what a
+ * route asks for ahead of rendering (web/router.tsx), the same query key.
+ */
+export function statusListRequest(params: URLSearchParams, pageSize: number): StatusListRequest {
+  return {
+    name: params.get('name') || undefined,
+    hideExpired: on(params.get('hideExpired')) || undefined,
+    hideRequests: on(params.get('hideRequests')) || undefined,
+    hideValid: on(params.get('hideValid')) || undefined,
+    offset: (pageOf(params) - 1) * pageSize,
+    limit: pageSize,
+  };
+}
+
 /** A status list: a name filter and the three hide toggles. */
 export function useStatusListSearch(pageSize: number) {
-  const { params, page, offset, setFilters, setPage } = useListQuery(pageSize);
+  const { params, page, setFilters, setPage } = useListQuery(pageSize);
 
   const filters: StatusFilters = useMemo(
     () => ({
@@ -100,17 +120,7 @@ export function useStatusListSearch(pageSize: number) {
     [params],
   );
 
-  const request: StatusListRequest = useMemo(
-    () => ({
-      name: filters.name || undefined,
-      hideExpired: filters.hideExpired || undefined,
-      hideRequests: filters.hideRequests || undefined,
-      hideValid: filters.hideValid || undefined,
-      offset,
-      limit: pageSize,
-    }),
-    [filters, offset, pageSize],
-  );
+  const request = useMemo(() => statusListRequest(params, pageSize), [params, pageSize]);
 
   /** Flips one toggle as the URL has it now, and applies the text typed so far with it. */
   const toggle = useCallback(

@@ -15,6 +15,7 @@ import type { ClientSettings } from '../../common/schemas/profile';
 import { KEYS, readJson, remove, writeJson } from './storage';
 import { PATHS } from './navigation';
 import { needsRenewal as expiresSoon, rememberUserStore } from './access-token';
+import { loadClientSettings, loadProviderMetadata, type ProviderMetadata } from './client-settings';
 /** Stored callback state lasts 1 hour; provider messages time out after 10000 ms (SPEC.md §9). */
 const STALE_STATE_SECONDS = 3600;
 const REQUEST_TIMEOUT_SECONDS = 10;
@@ -31,19 +32,13 @@ export class SignInLoopError extends Error {
 
 let managerPromise: Promise<UserManager> | null = null;
 
-async function loadClientSettings(): Promise<ClientSettings> {
-  const response = await fetch('/api/config', {
-    headers: { Accept: 'application/json', 'X-Requested-With': 'JavaScript' },
-  });
-  if (!response.ok) throw new Error(`GET /api/config answered ${response.status}`);
-  return (await response.json()) as ClientSettings;
-}
-
-function createManager(settings: ClientSettings): UserManager {
+function createManager(settings: ClientSettings, metadata: ProviderMetadata | null): UserManager {
   const origin = window.location.origin;
   const store = new WebStorageStateStore({ store: window.localStorage });
   const manager = new UserManager({
     authority: settings.authority,
+    // Fetched ahead (lib/client-settings.ts); without it the library fetches it itself.
+    metadata: metadata ?? undefined,
     client_id: settings.client_id,
     scope: settings.scope,
     response_type: 'code',
@@ -68,8 +63,8 @@ function createManager(settings: ClientSettings): UserManager {
 }
 
 export function getUserManager(): Promise<UserManager> {
-  managerPromise ??= loadClientSettings()
-    .then(createManager)
+  managerPromise ??= Promise.all([loadClientSettings(), loadProviderMetadata()])
+    .then(([settings, metadata]) => createManager(settings, metadata))
     .catch((error: unknown) => {
       managerPromise = null; // try again on the next call
       throw error;

@@ -19,9 +19,10 @@ import { usePhone } from '../../../components/usePhone';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
+import { CERTIFICATE_PAGE_SIZE } from '../api/prefetch-certificates';
 import { DistinguishedName } from './DistinguishedName';
 
-const PAGE_SIZE = 100;
+const PAGE_SIZE = CERTIFICATE_PAGE_SIZE;
 
 export interface CertificateListProps {
   /** The organization whose certificates are listed; null for the admin list across organizations. */

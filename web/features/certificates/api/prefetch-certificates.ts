@@ -1,0 +1,14 @@
+/**
+ * The Certificates page's first request, asked for by the router as the page's code loads
+ * (web/router.tsx), so the list arrives with the code instead of after the first render.
+ */
+import { statusListRequest } from '../../../components/useListSearch';
+import { queryClient } from '../../../lib/query';
+import { certificatesQueryOptions } from './get-certificates';
+
+/** Rows per page of the certificate lists. */
+export const CERTIFICATE_PAGE_SIZE = 100;
+
+export function prefetchCertificates(organizationId: string, search: URLSearchParams): void {
+  void queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, CERTIFICATE_PAGE_SIZE)));
+}
