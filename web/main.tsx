@@ -2,7 +2,6 @@
 // First: zod without eval before any schema is made (the CSP allows no eval either).
 import './lib/zod-without-eval';
 import '@mantine/core/styles.css';
-import '@mantine/dates/styles.css';
 import './styles.css';
 
 import { StrictMode } from 'react';

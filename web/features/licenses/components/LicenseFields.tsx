@@ -3,6 +3,8 @@
  * 05-MAR-2024), Days valid and Note (SPEC.md §2, §5). The request form and the details page
  * before approval use the same inputs.
  */
+// The date picker's stylesheet comes with the screens that use it, not with the app's first load.
+import '@mantine/dates/styles.css';
 import { NumberInput, Select, SimpleGrid, Textarea, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
