@@ -105,9 +105,17 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
 async function audit(name, url, port) {
   const scores = [];
   for (let i = 1; i <= runs; i += 1) {
-    const result = await lighthouse(url, { port, logLevel: 'error', output: ['html', 'json'], onlyCategories: ['performance', 'accessibility'] });
+    let result;
+    // Lighthouse sometimes loses the trace of a load (NO_NAVSTART, NO_FCP): such a run says
+    // nothing about the page, so it is run again, twice at most.
+    for (let attempt = 1; ; attempt += 1) {
+      result = await lighthouse(url, { port, logLevel: 'error', output: ['html', 'json'], onlyCategories: ['performance', 'accessibility'] });
+      const error = result.lhr.runtimeError;
+      if (!error) break;
+      if (attempt === 3) throw new Error(`${name}: ${error.code} ${error.message}`);
+      console.warn(`${name}: ${error.code}, running Lighthouse again`);
+    }
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const file = path.join(outDir, `${name}${runs > 1 ? `-${i}` : ''}`);
     fs.writeFileSync(`${file}.html`, result.report[0]);
     fs.writeFileSync(`${file}.json`, result.report[1]);
