@@ -9,31 +9,36 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Queryable } from './database';
-import { epochCache, readEpoch } from './access-epoch';
+import { epochCache, readEpoch, type EpochCache } from './access-epoch';
 
-interface Total {
-  total: number;
-  /** Valid for instants in [from, until). */
+/** A value kept for one epoch and the instants [from, until) at which it holds. */
+export interface Kept<T> {
+  value: T;
   from: number;
   until: number;
 }
 
 /**
- * The total under `key` (which must name the list and every filter), counted by `count` when none is
- * kept for this epoch and instant. `until` answers the next instant at which the count may change by
- * time alone (omit it for a count that does not read the clock).
+ * The value kept in `cache` under `key` for `epoch` (read before loading, so the value is at least as
+ * new as it) and this instant, or `load()`'s, kept until `until()` answers the next instant it may
+ * change by time alone (omit it for a value that does not read the clock). A clock set back
+ * (tests, a corrected server) loads anew.
  */
+export async function keep<T>(
+  cache: EpochCache<Kept<T>>, key: string, epoch: number, now: Date, load: () => Promise<T>, until?: () => Promise<number>,
+): Promise<T> {
+  const at = now.getTime();
+  const hit = cache.get(key, epoch);
+  if (hit && hit.from <= at && at < hit.until) return hit.value;
+  const [value, next] = await Promise.all([load(), until ? until() : Infinity]);
+  return cache.set(key, epoch, { value, from: at, until: next }).value;
+}
+
+/** The total under `key` (which must name the list and every filter), counted by `count` when none is kept. */
 export async function cachedTotal(
   db: Queryable, key: string, now: Date, count: () => Promise<number>, until?: () => Promise<number>,
 ): Promise<number> {
-  // Read before counting, so the total is at least as new as the epoch it is kept for.
-  const epoch = await readEpoch(db, 'data_epoch');
-  const totals = epochCache<Total>(db, 'totals');
-  const at = now.getTime();
-  const hit = totals.get(key, epoch);
-  if (hit && hit.from <= at && at < hit.until) return hit.total;
-  const [total, next] = await Promise.all([count(), until ? until() : Infinity]);
-  return totals.set(key, epoch, { total, from: at, until: next }).total;
+  return keep(epochCache<Kept<number>>(db, 'totals'), key, await readEpoch(db, 'data_epoch'), now, count, until);
 }
 
 /** The next instant after `now` among these columns' values (an index seek each), or Infinity. */

@@ -7,31 +7,19 @@
  * See docs/decisions.md "Pending tasks".
  */
 import { EpochCache } from '../../db/access-epoch';
-
-interface Entry {
-  page: unknown;
-  /** Valid for instants in [from, until). */
-  from: number;
-  until: number;
-}
+import { keep, type Kept } from '../../db/count-cache';
 
 // A page holds up to 1,000 rows (about 0.5 MB of JSON with its rows): few entries, so a walk through
 // every page cannot hold much memory. The screens ask for a handful of first pages.
 const LIMIT = 64;
-const perDatabase = new WeakMap<object, EpochCache<Entry>>();
+const perDatabase = new WeakMap<object, EpochCache<Kept<unknown>>>();
 
 /**
  * The page under `key` (which must name the kind, the list, the organizations and the paging),
- * read at data epoch `epoch` (read before, so a kept page is at least as new as its epoch), loaded
- * by `load` when none is kept for this epoch and instant. `until` answers the next instant the page
- * may change by time alone (omit it for a page that does not read the clock).
+ * read at data epoch `epoch`, kept as db/count-cache.ts `keep` keeps values.
  */
-export async function cachedPage<T>(db: object, epoch: number, key: string, now: Date, load: () => Promise<T>, until?: () => Promise<number>): Promise<T> {
+export function cachedPage<T>(db: object, epoch: number, key: string, now: Date, load: () => Promise<T>, until?: () => Promise<number>): Promise<T> {
   let cache = perDatabase.get(db);
-  if (!cache) perDatabase.set(db, (cache = new EpochCache<Entry>(LIMIT)));
-  const at = now.getTime();
-  const hit = cache.get(key, epoch);
-  if (hit && hit.from <= at && at < hit.until) return hit.page as T;
-  const [page, next] = await Promise.all([load(), until ? until() : Infinity]);
-  return cache.set(key, epoch, { page, from: at, until: next }).page as T;
+  if (!cache) perDatabase.set(db, (cache = new EpochCache<Kept<unknown>>(LIMIT)));
+  return keep(cache as EpochCache<Kept<T>>, key, epoch, now, load, until);
 }
