@@ -12,12 +12,15 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /** Builds into `outdir` (dist/server) and answers the path of its main.mjs. */
 export async function buildServer(outdir = path.join(root, 'dist/server')) {
-  // Chunk names carry a hash of their content: start clean, so no stale chunk stays beside new ones.
-  fs.rmSync(outdir, { recursive: true, force: true });
+  // Built beside and swapped in whole: chunk names carry a hash of their content, so no stale chunk
+  // stays beside new ones, and a server already running from outdir (another npm start, the bench)
+  // finds complete files whenever it loads one (the archive worker starts on first use).
+  const fresh = `${outdir}.${process.pid}.new`;
+  fs.rmSync(fresh, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: { main: 'server/main.ts', 'archive-worker': 'server/modules/piston/archive-worker.ts' },
-    outdir,
+    outdir: fresh,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -28,6 +31,10 @@ export async function buildServer(outdir = path.join(root, 'dist/server')) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  const old = `${outdir}.${process.pid}.old`;
+  if (fs.existsSync(outdir)) fs.renameSync(outdir, old);
+  fs.renameSync(fresh, outdir);
+  fs.rmSync(old, { recursive: true, force: true });
   return path.join(outdir, 'main.mjs');
 }
 
