@@ -1,7 +1,7 @@
 /** Entry point. Styles are bundled files: the CSP allows no injected <style> without the nonce, and no eval. */
 // First: zod without eval before any schema is made (the CSP allows no eval either).
 import './lib/zod-without-eval';
-import '@mantine/core/styles.css';
+import './mantine-first-screens.css';
 import './styles.css';
 
 import { StrictMode } from 'react';

@@ -14,6 +14,7 @@ import { Component, createElement, lazy, useLayoutEffect, type ComponentType, ty
 import { BrowserRouter, matchRoutes, Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router';
 import { setNavigator, PATHS } from './lib/navigation';
 import { loadProviderMetadata } from './lib/client-settings';
+import { loadMantineStyles } from './lib/mantine-styles';
 import { queryClient } from './lib/query';
 import { session } from './lib/session';
 import { ALL_ORGANIZATIONS, organizationsQueryOptions } from './api/get-organizations';
@@ -24,28 +25,33 @@ import RouteErrorPage from './pages/RouteErrorPage';
 
 type Page = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
 
-/** React.lazy that can also be loaded ahead of its first render. */
-function lazyRoute(load: () => Promise<{ default: ComponentType }>): Page {
-  return Object.assign(lazy(load), { preload: load });
+/**
+ * React.lazy that can also be loaded ahead of its first render. Routes of the first screens
+ * (`first`) use the Mantine styles index.html loads (web/mantine-first-screens.css); every other
+ * route waits for all of them too.
+ */
+function lazyRoute(load: () => Promise<{ default: ComponentType }>, first = false): Page {
+  const loadWithStyles = first ? load : () => Promise.all([load(), loadMantineStyles()]).then(([module]) => module);
+  return Object.assign(lazy(loadWithStyles), { preload: loadWithStyles });
 }
 
-const BareLayout = lazyRoute(() => import('./layouts/BareLayout'));
-const DefaultLayout = lazyRoute(() => import('./layouts/DefaultLayout'));
+const BareLayout = lazyRoute(() => import('./layouts/BareLayout'), true);
+const DefaultLayout = lazyRoute(() => import('./layouts/DefaultLayout'), true);
 const HeaderOnlyLayout = lazyRoute(() => import('./layouts/HeaderOnlyLayout'));
 const AdminLayout = lazyRoute(() => import('./layouts/AdminLayout'));
 
-const WelcomePage = lazyRoute(() => import('./pages/welcome/WelcomePage'));
-const AuthCallbackPage = lazyRoute(() => import('./pages/AuthCallbackPage'));
+const WelcomePage = lazyRoute(() => import('./pages/welcome/WelcomePage'), true);
+const AuthCallbackPage = lazyRoute(() => import('./pages/AuthCallbackPage'), true);
 const AuthSilentPage = lazyRoute(() => import('./pages/AuthSilentPage'));
 const AuthWelcomePage = lazyRoute(() => import('./pages/AuthWelcomePage'));
 const NotFoundPage = lazyRoute(() => import('./pages/NotFoundPage'));
 const NetworkErrorPage = lazyRoute(() => import('./pages/NetworkErrorPage'));
 const AccessErrorPage = lazyRoute(() => import('./pages/AccessErrorPage'));
-const IndexPage = lazyRoute(() => import('./pages/IndexPage'));
+const IndexPage = lazyRoute(() => import('./pages/IndexPage'), true);
 const ReleaseNotesPage = lazyRoute(() => import('./pages/ReleaseNotesPage'));
 
 const HomePage = lazyRoute(() => import('./features/organizations/HomePage'));
-const CertificatesPage = lazyRoute(() => import('./features/certificates/CertificatesPage'));
+const CertificatesPage = lazyRoute(() => import('./features/certificates/CertificatesPage'), true);
 const UploadCertificatePage = lazyRoute(() => import('./features/certificates/UploadCertificatePage'));
 const CertificateDetailsPage = lazyRoute(() => import('./features/certificates/CertificateDetailsPage'));
 const LicensesPage = lazyRoute(() => import('./features/licenses/LicensesPage'));

@@ -2,6 +2,8 @@
  * The header's menu on phones (AppHeader): Mantine's Menu with its popover and floating-ui, a chunk
  * that loads when the person reaches for the menu button, not with the screen.
  */
+// All of Mantine's styles: the first screens load only their own (web/mantine-first-screens.css).
+import '@mantine/core/styles.layer.css';
 import { Link } from 'react-router';
 import { Menu } from '@mantine/core';
 import type { ReactNode } from 'react';
