@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { JournalQuery } from '../../../common/schemas/audit';
 import { containsIgnoringCase } from '../../db/text-filter';
-import { candidates } from './text-index';
+import { candidates, type TextIndex } from '../../db/text-index';
 
 const COLUMNS = ['record_id', 'reason', 'date_created', 'member_email', 'message'] as const;
 
@@ -14,10 +14,17 @@ export interface FilterTuning {
   head: number;
   /** Matches among them from which a filter counts as common: then the index would read too much. */
   common: number;
-  /** SQLite: records a trigram may be in and still be looked up by (`text-index.ts`). */
+  /** SQLite: records a trigram may be in and still be looked up by (`db/text-index.ts`). */
   rareTrigram: number;
 }
 export const FILTER_TUNING: FilterTuning = { head: 1000, common: 50, rareTrigram: 5000 };
+
+/** The journal's trigram index (migration 0011) on the reason and the message. */
+const JOURNAL_TEXT: TextIndex = {
+  table: 'audit_records_text',
+  key: 'record_id',
+  like: (pattern) => sql<boolean>`(lower(reason) || ' ' || lower(message)) like ${pattern} escape '\\'`,
+};
 
 type Row = { record_id: number | string; reason: string; date_created: string; member_email: string | null; message: string };
 const page = (rows: Row[], total: number) => ({ rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total });
@@ -70,7 +77,7 @@ export async function listAuditRecords(db: Queryable, organizationId: string, qu
   if (head.length >= end) return page(head.slice(query.offset, end), await countAll());
 
   if (head.length < tuning.common) {
-    const narrow = await candidates(db, filter, tuning.rareTrigram);
+    const narrow = await candidates(db, JOURNAL_TEXT, filter, tuning.rareTrigram);
     if (narrow === 'none') return page([], 0);
     if (narrow) {
       const rows = await filtered
