@@ -36,10 +36,10 @@ function toOrganization(actor: Actor, row: OrganizationWithParent, target: Targe
   };
 }
 
-export async function listForActor(db: Queryable, actor: Actor, query: { filter?: string; offset: number; limit: number }) {
+export async function listForActor(db: Queryable, actor: Actor & { epoch?: number }, query: { filter?: string; offset: number; limit: number }) {
   const readable = await readableOrganizationIds(db, actor);
   const { rows, total } = await repo.listOrganizations(db, readable, query);
-  const targets = await loadTargets(db, rows.map((r) => r.organization_id));
+  const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor.epoch);
   return { items: rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!)), total };
 }
 

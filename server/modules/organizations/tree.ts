@@ -82,11 +82,15 @@ async function queryReadable(db: Queryable, actor: Actor): Promise<'all' | strin
  * Targets for many organizations at once (one page of a list): one query for the whole
  * parent map instead of one per row. Organizations number in the thousands at most.
  */
-export async function loadTargets(db: Queryable, organizationIds: string[]): Promise<Map<string, TargetOrganization>> {
+export async function loadTargets(db: Queryable, organizationIds: string[], epoch?: number): Promise<Map<string, TargetOrganization>> {
   const targets = new Map<string, TargetOrganization>();
   if (organizationIds.length === 0) return targets;
-  const rows = await db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
-  const parentOf = new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
+  // Every organization's parent: read once per access epoch (moved by any write to organizations),
+  // not for every page of a list (5,000 rows each time at a vendor's scale).
+  const parentOf = await epochCache<Map<string, string | null>>(db, 'parents').through('all', epoch, async () => {
+    const rows = await db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
+    return new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
+  });
   for (const id of organizationIds) {
     const ancestors: string[] = [];
     for (let p = parentOf.get(id); p && ancestors.length < 64; p = parentOf.get(p)) ancestors.push(p);
