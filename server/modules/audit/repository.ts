@@ -1,10 +1,11 @@
 /** Journal queries: one organization's records, newest first, a page at a time. */
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Queryable } from '../../db/database';
+import { isPostgres, type Queryable } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { JournalQuery } from '../../../common/schemas/audit';
 import { containsIgnoringCase } from '../../db/text-filter';
 import { candidates, type TextIndex } from '../../db/text-index';
+import { rareTrigramCandidates } from './trigram-statistics';
 
 const COLUMNS = ['record_id', 'reason', 'date_created', 'member_email', 'message'] as const;
 
@@ -14,7 +15,7 @@ export interface FilterTuning {
   head: number;
   /** Matches among them from which a filter counts as common: then the index would read too much. */
   common: number;
-  /** SQLite: records a trigram may be in and still be looked up by (`db/text-index.ts`). */
+  /** Records a trigram may be in and still be looked up by (SQLite: counted, `db/text-index.ts`; PostgreSQL: estimated, `trigram-statistics.ts`). */
   rareTrigram: number;
 }
 export const FILTER_TUNING: FilterTuning = { head: 1000, common: 50, rareTrigram: 5000 };
@@ -25,6 +26,8 @@ const JOURNAL_TEXT: TextIndex = {
   key: 'record_id',
   like: (pattern) => sql<boolean>`(lower(reason) || ' ' || lower(message)) like ${pattern} escape '\\'`,
 };
+/** PostgreSQL: the statistics object on pg_trgm's trigrams of the indexed text (migration 0014). */
+const JOURNAL_TRIGRAMS = 'audit_records_trigrams';
 
 type Row = { record_id: number | string; reason: string; date_created: string; member_email: string | null; message: string };
 const page = (rows: Row[], total: number) => ({ rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total });
@@ -56,7 +59,8 @@ async function pageByKey(db: Queryable, organizationId: string, query: JournalQu
  * 1. The newest `head` records, one index range: an organization with no more records, or a filter
  *    common enough to fill the page among them, has its page here.
  * 2. A rarer filter of three characters or more: the trigram index names the candidates (migration
- *    0011), the same LIKE keeps the matches, and the page and the total come from them at once.
+ *    0011) by the filter's rare trigrams, the same LIKE keeps the matches, and the page and the total
+ *    come from them at once.
  * 3. Otherwise (a common filter past the head's page, one or two characters, a filter the index does
  *    not narrow): the organization's records newest first until the page is full.
  * The total of 1 and 3 is counted over the organization's records, when the page does not tell it.
@@ -77,7 +81,9 @@ export async function listAuditRecords(db: Queryable, organizationId: string, qu
   if (head.length >= end) return page(head.slice(query.offset, end), await countAll());
 
   if (head.length < tuning.common) {
-    const narrow = await candidates(db, JOURNAL_TEXT, filter, tuning.rareTrigram);
+    const narrow = isPostgres(db)
+      ? await rareTrigramCandidates(db, JOURNAL_TRIGRAMS, JOURNAL_TEXT.like, filter, tuning.rareTrigram)
+      : await candidates(db, JOURNAL_TEXT, filter, tuning.rareTrigram);
     if (narrow === 'none') return page([], 0);
     if (narrow) {
       const rows = await filtered
