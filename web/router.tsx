@@ -14,6 +14,7 @@ import { Component, createElement, lazy, useLayoutEffect, type ComponentType, ty
 import { BrowserRouter, matchRoutes, Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router';
 import { setNavigator, PATHS } from './lib/navigation';
 import { loadProviderMetadata } from './lib/client-settings';
+import { hasStoredUser } from './lib/access-token';
 import { loadMantineStyles } from './lib/mantine-styles';
 import { queryClient } from './lib/query';
 import { session } from './lib/session';
@@ -100,8 +101,18 @@ const page = (component: Page, prefetch?: RouteHandle['prefetch'], isPublic = fa
   handle: { component, prefetch, public: isPublic } satisfies RouteHandle,
 });
 
-/** The sign-in screens ask for the provider's settings and discovery document first thing (lib/auth.ts). */
+/** The sign-in screens ask for the provider's discovery document first thing (lib/auth.ts). */
 const signInSettings = () => void loadProviderMetadata();
+
+/**
+ * /login with nobody stored and nothing to show (not signed out, no error): Welcome's flow only
+ * leaves for the provider. It starts as soon as its code is here, not after React's first render.
+ */
+function startSignIn(params: Record<string, string | undefined>) {
+  signInSettings();
+  const willLeave = params.action === 'login' && !session.isLoggedOut() && !session.get().authError && !hasStoredUser();
+  if (willLeave) void import('./pages/welcome/login-flow').then((flow) => flow.login());
+}
 
 export const routes: RouteObject[] = [
   {
@@ -110,7 +121,7 @@ export const routes: RouteObject[] = [
       {
         ...page(BareLayout),
         children: [
-          { path: ':action', ...page(WelcomePage, signInSettings, true) },
+          { path: ':action', ...page(WelcomePage, startSignIn, true) },
           { path: 'auth/callback', ...page(AuthCallbackPage, signInSettings, true) },
           { path: 'auth/silent', ...page(AuthSilentPage) },
           { path: 'auth/welcome', ...page(AuthWelcomePage) },

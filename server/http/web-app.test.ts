@@ -35,7 +35,7 @@ describe('the web app under the strict CSP', () => {
     const screens: FirstScreensFile = { screens: [{ name: 'organization', paths: '^/organizations/[^/]+/certificates/?$', files: ['assets/screen-organization.js'] }] };
     fs.writeFileSync(path.join(webRoot, FIRST_SCREENS_FILE), JSON.stringify(screens));
     app = Fastify();
-    app.decorate('config', { webRoot } as never);
+    app.decorate('config', { webRoot, oidc: { issuer: 'http://localhost/oidc', clientId: 'customer-portal', scope: 'openid', audience: 'api' } } as never);
     // As server/app.ts registers it.
     await app.register(helmet, { enableCSPNonces: true, contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], styleSrc: ["'self'"] } } });
     await registerWebApp(app);
@@ -70,6 +70,12 @@ describe('the web app under the strict CSP', () => {
     expect((await app.inject('/organizations/x/licenses')).body).not.toContain('screen-organization');
     // The build's notes are no file to fetch.
     expect((await app.inject('/.vite/first-screens.json')).headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('carries the sign-in settings of GET /api/config', async () => {
+    const body = (await app.inject('/login')).body;
+    const content = /<meta name="portal-client-settings" content="([^"]*)">/.exec(body)?.[1] ?? '';
+    expect(JSON.parse(content.replaceAll('&quot;', '"'))).toEqual({ authority: 'http://localhost/oidc', client_id: 'customer-portal', scope: 'openid', audience: 'api' });
   });
 
   it('serves hashed assets as files, cached for good', async () => {

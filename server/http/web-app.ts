@@ -10,13 +10,17 @@
  *
  * For the paths of the first screens (the sign-in screen, an organization's Certificates),
  * index.html also names the screen's chunks (common/first-screens.ts), so the browser fetches them
- * with the entry rather than once the entry has run and the router asks for them.
+ * with the entry rather than once the entry has run and the router asks for them. And it carries
+ * the sign-in settings of GET /api/config (<meta name="portal-client-settings">), so the sign-in
+ * screens need not ask for them before they can ask the provider.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { FIRST_SCREENS_FILE, type FirstScreensFile } from '../../common/first-screens';
+import { clientSettingsOf } from '../modules/profile/routes';
+import { STYLESHEET_PATH } from '../auth/idp/login-page';
 
 /** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
@@ -47,8 +51,11 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
       },
     });
   }
-  const indexHtml = built ? fs.readFileSync(indexFile, 'utf8') : null;
-  const screens = indexHtml ? firstScreenIndexes(webRoot, indexHtml) : [];
+  const indexHtml = built ? withClientSettings(fs.readFileSync(indexFile, 'utf8'), app) : null;
+  // The sign-in screen leaves for the built-in provider's page at once: its stylesheet is fetched
+  // ahead, so that page does not wait for it.
+  const signInExtras = app.config.oidc.builtIn ? [`<link rel="prefetch" href="${STYLESHEET_PATH}">`] : [];
+  const screens = indexHtml ? firstScreenIndexes(webRoot, indexHtml, { signin: signInExtras }) : [];
 
   const sendIndex = (reply: FastifyReply, url: string) => {
     if (!indexHtml) {
@@ -70,13 +77,26 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
   });
 }
 
+const escapeAttribute = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** The public sign-in settings in index.html, as GET /api/config answers them (web/lib/client-settings.ts). */
+function withClientSettings(indexHtml: string, app: FastifyInstance): string {
+  const meta = `    <meta name="portal-client-settings" content="${escapeAttribute(JSON.stringify(clientSettingsOf(app.config)))}">\n`;
+  return indexHtml.replace('</head>', `${meta}  </head>`);
+}
+
 /** index.html for each first screen, with its chunks named; none without the build's list. */
-function firstScreenIndexes(webRoot: string, indexHtml: string): Array<{ paths: RegExp; html: string }> {
+function firstScreenIndexes(webRoot: string, indexHtml: string, extras: Record<string, string[]>): Array<{ paths: RegExp; html: string }> {
   const file = path.join(webRoot, FIRST_SCREENS_FILE);
   if (!fs.existsSync(file)) return [];
   const { screens } = JSON.parse(fs.readFileSync(file, 'utf8')) as FirstScreensFile;
   return screens.map((screen) => {
-    const links = screen.files.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}" nonce="${NONCE_PLACEHOLDER}">\n`).join('');
+    const links = [
+      ...screen.files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}" nonce="${NONCE_PLACEHOLDER}">`),
+      ...(extras[screen.name] ?? []),
+    ]
+      .map((link) => `    ${link}\n`)
+      .join('');
     return { paths: new RegExp(screen.paths), html: indexHtml.replace('</head>', `${links}  </head>`) };
   });
 }

@@ -34,6 +34,9 @@ function storedUser(): StoredUser | null {
   return key ? readJson<StoredUser>(key) : null;
 }
 
+/** Whether a signed-in user is stored, as far as this reading can tell. */
+export const hasStoredUser = (): boolean => storedUser() !== null;
+
 /** As oidc-client-ts's User.expires_in: whole seconds left, none without an expiry. */
 export function needsRenewal(expiresIn: number | undefined): boolean {
   return (expiresIn ?? Number.POSITIVE_INFINITY) < RENEW_WITHIN_SECONDS;

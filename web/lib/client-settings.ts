@@ -1,14 +1,27 @@
 /**
- * GET /api/config: the sign-in provider the web app uses (lib/auth.ts), and that provider's
- * discovery document. Asked for once and kept; the router asks for both as the sign-in screens'
- * code loads (web/router.tsx), so the redirect to the provider does not wait for them one after
- * the other after the first render. A failure is not kept: the next call asks again.
+ * The sign-in provider the web app uses (lib/auth.ts), and that provider's discovery document. The
+ * server writes the settings into index.html; without them (Vite's dev server) they come from GET
+ * /api/config. Asked for once and kept; the router asks for the document as the sign-in screens'
+ * code loads (web/router.tsx), so the redirect to the provider does not wait for it after the
+ * first render. A failure is not kept: the next call asks again.
  */
 import type { ClientSettings } from '../../common/schemas/profile';
 
 let settings: Promise<ClientSettings> | null = null;
 
+/** The settings the server wrote into index.html (server/http/web-app.ts); none from Vite's dev server. */
+function settingsInPage(): ClientSettings | null {
+  const content = document.querySelector<HTMLMetaElement>('meta[name="portal-client-settings"]')?.content;
+  try {
+    return content ? (JSON.parse(content) as ClientSettings) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function loadClientSettings(): Promise<ClientSettings> {
+  const inPage = settingsInPage();
+  if (inPage) return Promise.resolve(inPage);
   settings ??= fetch('/api/config', { headers: { Accept: 'application/json', 'X-Requested-With': 'JavaScript' } })
     .then(async (response) => {
       if (!response.ok) throw new Error(`GET /api/config answered ${response.status}`);

@@ -1,18 +1,22 @@
 /** The signed-in person's profile (GET /api/auth/callback) and the web app's public settings. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { profileSchema, clientSettingsSchema } from '../../../common/schemas/profile';
+import { profileSchema, clientSettingsSchema, type ClientSettings } from '../../../common/schemas/profile';
 import { actorOf } from '../../auth/hook';
+import type { Config } from '../../config';
+
+/** What the web app needs to start the sign-in: GET /api/config, and index.html (http/web-app.ts). */
+export const clientSettingsOf = (config: Config): ClientSettings => ({
+  authority: config.oidc.issuer,
+  client_id: config.oidc.clientId,
+  scope: config.oidc.scope,
+  audience: config.oidc.audience,
+});
 
 export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
     '/config',
     { config: { auth: 'public' }, schema: { tags: ['auth'], response: { 200: clientSettingsSchema } } },
-    async () => ({
-      authority: api.config.oidc.issuer,
-      client_id: api.config.oidc.clientId,
-      scope: api.config.oidc.scope,
-      audience: api.config.oidc.audience,
-    }),
+    async () => clientSettingsOf(api.config),
   );
 
   api.get(

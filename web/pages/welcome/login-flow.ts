@@ -67,7 +67,20 @@ async function loadMember(): Promise<Outcome> {
   return 'left';
 }
 
-export async function login(): Promise<Outcome> {
+let inFlight: Promise<Outcome> | null = null;
+
+/**
+ * Signs in or finishes a sign-in. One flow at a time: the router may start it before Welcome has
+ * rendered (web/router.tsx), and Welcome then waits for the same one.
+ */
+export function login(): Promise<Outcome> {
+  inFlight ??= runLogin().finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+async function runLogin(): Promise<Outcome> {
   try {
     const user = await getUser();
     if (!user || (user.expired && !user.refresh_token)) return await startSignIn();
