@@ -13,6 +13,7 @@ import * as pendingIndexes from './migrations/20261123_0009_pending_indexes';
 import * as dataEpoch from './migrations/20261123_0010_data_epoch';
 import * as journalTextIndex from './migrations/20261123_0011_journal_text_index';
 import * as memberIndexes from './migrations/20261123_0012_member_indexes';
+import * as nameTextIndex from './migrations/20261123_0013_name_text_index';
 import * as journalTrigramStatistics from './migrations/20261123_0014_journal_trigram_statistics';
 
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0010_data_epoch': dataEpoch,
   '20261123_0011_journal_text_index': journalTextIndex,
   '20261123_0012_member_indexes': memberIndexes,
+  '20261123_0013_name_text_index': nameTextIndex,
   '20261123_0014_journal_trigram_statistics': journalTrigramStatistics,
 };
 

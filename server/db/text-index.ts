@@ -39,12 +39,23 @@ export function indexable(db: Queryable, filter: string): boolean {
 /** What narrows a query of the indexed table to the candidates, `none` when no row can match, or null when the index would not narrow it enough. */
 export type Candidates = RawBuilder<boolean> | 'none' | null;
 
-/** `rare`: on SQLite, a trigram in at most this many rows (of all organizations) is rare enough to look candidates up by. */
-export async function candidates(db: Queryable, index: TextIndex, filter: string, rare: number): Promise<Candidates> {
+/** How the SQLite lookup chooses its trigrams (`rare` alone: the journal's way). */
+export interface Lookup {
+  /** A trigram in at most this many rows (of all organizations) is rare enough to look candidates up by. */
+  rare: number;
+  /** Stop probing once this many rare trigrams are found (a probe costs a read of up to `rare` rows). Default: probe them all. */
+  enough?: number;
+  /** When no trigram is rare, whether to try the intersection of all of them (a read of every one's list). Default: yes. */
+  intersectCommon?: boolean;
+}
+
+/** `lookup`: on SQLite, which trigrams the candidates are looked up by; a number is `{ rare }`. */
+export async function candidates(db: Queryable, index: TextIndex, filter: string, lookup: number | Lookup): Promise<Candidates> {
+  const { rare, enough = Infinity, intersectCommon = true } = typeof lookup === 'number' ? { rare: lookup } : lookup;
   if (!indexable(db, filter)) return null;
   // pg_trgm's own recheck keeps this exact for itself; the planner weighs the index against the others.
   if (isPostgres(db)) return index.like(likeContains(filter));
-  const match = await sqliteMatch(db, index.table, needleOf(filter), rare);
+  const match = await sqliteMatch(db, index.table, needleOf(filter), rare, enough, intersectCommon);
   if (match === 'none' || match === null) return match;
   return sql<boolean>`${sql.raw(index.key)} in (select rowid from ${sql.raw(index.table)} where ${sql.raw(index.table)} match ${match})`;
 }
@@ -55,6 +66,8 @@ function trigrams(needle: string): string[] {
   for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
   return [...grams];
 }
+
+const plainLetters = (gram: string) => [...gram].filter((c) => /[a-z]/.test(c)).length;
 
 function spread<T>(items: T[], most: number): T[] {
   if (items.length <= most) return items;
@@ -76,19 +89,55 @@ async function rowsMatching(db: Queryable, table: string, match: string, most: n
  * hold (`dev`, `ice`, `cer`) reads all of them: each trigram is first counted up to `rare` (cheap:
  * the count stops there), and only the rarest few are intersected.
  */
-async function sqliteMatch(db: Queryable, table: string, needle: string, rare: number): Promise<string | 'none' | null> {
+async function sqliteMatch(
+  db: Queryable, table: string, needle: string, rare: number, enough: number, intersectCommon: boolean,
+): Promise<string | 'none' | null> {
   const grams = spread(trigrams(needle), PROBES);
   const counted: Array<[string, number]> = [];
-  for (const gram of grams) {
+  // With `enough`, the trigrams likelier to be rare first: those with digits or other non-letters (numbers in names).
+  const order = Number.isFinite(enough) ? [...grams].sort((a, b) => plainLetters(a) - plainLetters(b)) : grams;
+  let found = 0;
+  for (const gram of order) {
     const n = await rowsMatching(db, table, phrase(gram), rare + 1);
     if (n === 0) return 'none';
     counted.push([gram, n]);
+    if (n <= rare && ++found >= enough) break;
   }
   const fewest = counted.filter(([, n]) => n <= rare).sort((a, b) => a[1] - b[1]);
   if (fewest.length) return fewest.slice(0, INTERSECT).map(([gram]) => phrase(gram)).join(' AND ');
+  if (!intersectCommon) return null;
   // Only common trigrams: their intersection may still be rare ("ice-dev"); it costs a read of their lists.
   const all = grams.map(phrase).join(' AND ');
   const n = await rowsMatching(db, table, all, rare + 1);
   if (n === 0) return 'none';
   return n <= rare ? all : null;
+}
+
+/**
+ * SQLite: how a list's name filter looks its candidates up. A probe of a trigram reads up to `rare`
+ * of its rows, so it stops at the first rare one, and a filter of common trigrams only (one that
+ * most names share) keeps the LIKE, which finds its page early in the list's order.
+ */
+export const LIST_LOOKUP: Lookup = { rare: 1000, enough: 1, intersectCommon: false };
+
+/**
+ * A list's name filter ("contains", ignoring case, on a lower-cased column such as `c.dn_search`)
+ * through the column's trigram index (migration 0013): the candidates the index names, and the
+ * filter's own LIKE over them, which decides. A filter the index cannot narrow keeps the plain LIKE,
+ * written on PostgreSQL so that the planner keeps to the list's index rather than reading the whole
+ * trigram index for it.
+ */
+export async function containsThroughIndex(
+  db: Queryable,
+  index: Omit<TextIndex, 'like'> & { column: string },
+  filter: string,
+  lookup: Lookup = LIST_LOOKUP,
+): Promise<RawBuilder<boolean>> {
+  const column = sql.ref(index.column);
+  const pattern = likeContains(filter);
+  const decide = sql<boolean>`${column} like ${pattern} escape '\\'`;
+  const narrow = await candidates(db, { ...index, like: () => decide }, filter, lookup);
+  if (narrow === 'none') return sql<boolean>`1 = 0`;
+  if (narrow) return isPostgres(db) ? narrow : sql<boolean>`${narrow} and ${decide}`;
+  return isPostgres(db) ? sql<boolean>`(${column} || '') like ${pattern} escape '\\'` : decide;
 }

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import type { CertificatesTable, Database } from '../../db/schema';
 import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { StatusListQuery } from '../../../common/schemas/lists';
-import { containsLowered } from '../../db/text-filter';
+import { containsThroughIndex } from '../../db/text-index';
 import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
 
 function selectCertificates(db: Queryable) {
@@ -37,13 +37,15 @@ export async function listCertificates(
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
+  // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
+  const nameFilter = query.name?.trim() ? await containsThroughIndex(db, { table: 'certificates_text', key: 'c.rowid', column: 'c.dn_search' }, query.name) : undefined;
   // The filters read only columns of `c`, so the count runs on the certificates alone: the joins
   // (one row each) would make it read every row of the organization, PEM included, not the index.
   const filtered = <Q extends SelectQueryBuilder<CertificateTables, 'c', object>>(q: Q): Q => {
     let f = q as SelectQueryBuilder<CertificateTables, 'c', object>;
     if (organizations !== 'all') f = f.where('c.organization_id', 'in', organizations);
     if (query.owner_member_id) f = f.where('c.owner_member_id', '=', query.owner_member_id);
-    if (query.name?.trim()) f = f.where(containsLowered('c.dn_search', query.name));
+    if (nameFilter) f = f.where(nameFilter);
     if (query.hideExpired) f = f.where('c.date_not_after', '>', at);
     if (query.hideRequests) f = f.where((eb) => eb.or([eb('c.date_approved', 'is not', null), eb('c.date_revoked', 'is not', null)]));
     if (query.hideValid) f = f.where((eb) => eb.or([eb('c.date_not_before', '>', at), eb('c.date_not_after', '<=', at)]));

@@ -7,6 +7,7 @@ import type { Database, LicensesTable } from '../../db/schema';
 type LicenseTables = Database & { l: LicensesTable };
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { containsLowered } from '../../db/text-filter';
+import { containsThroughIndex } from '../../db/text-index';
 import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
 import { conflict } from '../../errors';
 
@@ -34,11 +35,13 @@ export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
 export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: StatusListQuery, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
+  // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
+  const nameFilter = query.name?.trim() ? await containsThroughIndex(db, { table: 'licenses_text', key: 'l.rowid', column: 'l.name_search' }, query.name) : undefined;
   // The filters read only columns of `l`, so the count runs on the licenses alone (no joins to read).
   const filtered = <Q extends SelectQueryBuilder<LicenseTables, 'l', object>>(q: Q): Q => {
     let f = q as SelectQueryBuilder<LicenseTables, 'l', object>;
     if (organizations !== 'all') f = f.where('l.organization_id', 'in', organizations);
-    if (query.name?.trim()) f = f.where(containsLowered('l.name_search', query.name));
+    if (nameFilter) f = f.where(nameFilter);
     if (query.hideExpired) f = f.where('l.date_valid_until', '>', at);
     if (query.hideRequests) f = f.where((eb) => eb.or([eb('l.date_approved', 'is not', null), eb('l.date_rejected', 'is not', null)]));
     // "Valid" = approved and in force; everything else stays.
