@@ -4,7 +4,7 @@ import './lib/zod-without-eval';
 import './mantine-first-screens.css';
 import './styles.css';
 
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setNonce } from 'get-nonce';
 import { App } from './App';
@@ -16,8 +16,13 @@ import { styleNonce } from './theme';
 setNonce(styleNonce());
 startTokenRenewal();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render as a transition: React renders it in slices and lets the browser breathe
+// between them, instead of one long task.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

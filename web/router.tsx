@@ -33,8 +33,18 @@ type Page = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknow
  */
 function lazyRoute(load: () => Promise<{ default: ComponentType }>, first = false): Page {
   const loadWithStyles = first ? load : () => Promise.all([load(), loadMantineStyles()]).then(([module]) => module);
-  return Object.assign(lazy(loadWithStyles), { preload: loadWithStyles });
+  // On the first load, a route also waits for its first request (preloadRoute), so it renders
+  // once, with its data, in React's sliced rendering: not once empty and then again in one long task
+  // when the data arrives.
+  const route: Page = Object.assign(
+    lazy(() => Promise.all([loadWithStyles(), firstRequests.get(route)]).then(([module]) => module)),
+    { preload: loadWithStyles },
+  );
+  return route;
 }
+
+/** The first requests of the routes of the first load, by route (preloadRoute). */
+const firstRequests = new Map<Page, Promise<unknown>>();
 
 const BareLayout = lazyRoute(() => import('./layouts/BareLayout'), true);
 const DefaultLayout = lazyRoute(() => import('./layouts/DefaultLayout'), true);
@@ -92,7 +102,7 @@ const ADMIN_SUBPAGES: Record<string, Array<{ path: string; Component: Page }>> =
 interface RouteHandle {
   component: Page;
   /** The route's first requests, for a signed-in person unless `public`. */
-  prefetch?: (params: Record<string, string | undefined>, search: URLSearchParams) => void;
+  prefetch?: (params: Record<string, string | undefined>, search: URLSearchParams) => Promise<unknown> | void;
   public?: boolean;
 }
 
@@ -131,7 +141,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        ...page(DefaultLayout, () => void queryClient.prefetchQuery(organizationsQueryOptions(ALL_ORGANIZATIONS))),
+        ...page(DefaultLayout, () => queryClient.prefetchQuery(organizationsQueryOptions(ALL_ORGANIZATIONS))),
         children: [
           { path: 'index', ...page(IndexPage) },
           { path: 'organizations', ...page(HomePage) },
@@ -193,7 +203,8 @@ export function preloadRoute(location: Location): void {
     const handle = match.route.handle as RouteHandle | undefined;
     if (!handle) continue;
     void handle.component.preload().catch(() => undefined); // a failure shows when it renders
-    if (handle.prefetch && (handle.public || signedIn)) handle.prefetch(match.params, search);
+    const requests = handle.prefetch && (handle.public || signedIn) ? handle.prefetch(match.params, search) : undefined;
+    if (requests) firstRequests.set(handle.component, requests.catch(() => undefined)); // a failure shows when it renders
   }
 }
 

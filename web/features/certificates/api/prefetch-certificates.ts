@@ -9,6 +9,6 @@ import { certificatesQueryOptions } from './get-certificates';
 /** Rows per page of the certificate lists. */
 export const CERTIFICATE_PAGE_SIZE = 100;
 
-export function prefetchCertificates(organizationId: string, search: URLSearchParams): void {
-  void queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, CERTIFICATE_PAGE_SIZE)));
+export function prefetchCertificates(organizationId: string, search: URLSearchParams): Promise<void> {
+  return queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, CERTIFICATE_PAGE_SIZE)));
 }
