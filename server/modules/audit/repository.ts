@@ -15,10 +15,15 @@ export interface FilterTuning {
   head: number;
   /** Matches among them from which a filter counts as common: then the index would read too much. */
   common: number;
-  /** Records a trigram may be in and still be looked up by (SQLite: counted, `db/text-index.ts`; PostgreSQL: estimated, `trigram-statistics.ts`). */
+  /** SQLite: records a trigram may be in and still be looked up by, counted in the index (`db/text-index.ts`). */
   rareTrigram: number;
+  /**
+   * PostgreSQL: the same, as the statistics estimate it (`trigram-statistics.ts`). Higher: an
+   * estimate is no count, and reading a list of 50,000 entries costs pg_trgm a few pages.
+   */
+  estimatedTrigram: number;
 }
-export const FILTER_TUNING: FilterTuning = { head: 1000, common: 50, rareTrigram: 5000 };
+export const FILTER_TUNING: FilterTuning = { head: 1000, common: 50, rareTrigram: 5000, estimatedTrigram: 50_000 };
 
 /** The journal's trigram index (migration 0011) on the reason and the message. */
 const JOURNAL_TEXT: TextIndex = {
@@ -82,7 +87,7 @@ export async function listAuditRecords(db: Queryable, organizationId: string, qu
 
   if (head.length < tuning.common) {
     const narrow = isPostgres(db)
-      ? await rareTrigramCandidates(db, JOURNAL_TRIGRAMS, JOURNAL_TEXT.like, filter, tuning.rareTrigram)
+      ? await rareTrigramCandidates(db, JOURNAL_TRIGRAMS, JOURNAL_TEXT.like, filter, tuning.estimatedTrigram)
       : await candidates(db, JOURNAL_TEXT, filter, tuning.rareTrigram);
     if (narrow === 'none') return page([], 0);
     if (narrow) {
