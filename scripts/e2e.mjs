@@ -4,9 +4,9 @@
 // Without a browser the suite is skipped with a notice, except under CI=true, where it fails.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,15 +27,7 @@ const dataDir = path.join(runDir, 'data');
 const webRoot = path.join(runDir, 'web');
 // A port of this run too: two runs on one machine (two clones, a developer and CI) on the same
 // port would share one server and each other's data, and fail at random. E2E_PORT fixes it.
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '0.0.0.0', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-const port = process.env.E2E_PORT ?? String(await freePort());
+const port = process.env.E2E_PORT ?? String(await freePort('0.0.0.0'));
 // And a folder of its own for failure artifacts: Playwright empties its output folder at the start,
 // which would delete a running run's traces (test-results/<run>, removed again when all passed).
 const outputDir = process.env.E2E_OUTPUT_DIR ?? path.join(root, 'test-results', path.basename(runDir));

@@ -15,9 +15,9 @@
 // times and reports the median (default 1; the machine is shared, so one run can be noisy).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.mjs';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 
@@ -34,14 +34,6 @@ if (!fs.existsSync(chromePath)) {
   process.exit(1);
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-lighthouse-'));
 let server = null;

@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { ROOT } from './config';
 
@@ -21,17 +20,7 @@ export interface ServerProcess {
   stop(kill?: boolean): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../free-port.mjs';
 
 /** GET that answers true for a 200 within `timeoutMs`. */
 export async function answers(url: string, timeoutMs: number): Promise<boolean> {
@@ -100,8 +89,7 @@ async function startProcess(args: string[], port: number, env: Record<string, st
 let bundle: Promise<string> | undefined;
 
 export async function startPortal(port: number, databaseEnv: Record<string, string>): Promise<ServerProcess> {
-  // @ts-expect-error: a plain ES module script without types
-  bundle ??= import('../build-server.mjs').then((m: { buildServer: () => Promise<string> }) => m.buildServer());
+  bundle ??= import('../build-server.mjs').then((m) => m.buildServer());
   return startProcess(['--enable-source-maps', await bundle], port, {
     ...databaseEnv,
     NODE_ENV: 'production',

@@ -18,13 +18,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { PROJECT_ROOT } from '../paths';
 import { FIRST_SCREENS_FILE, type FirstScreensFile } from '../../common/first-screens';
 import { clientSettingsOf } from '../modules/profile/routes';
 import { STYLESHEET_PATH } from '../auth/idp/login-page';
 
 /** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
-const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 /** Vite names every file under assets/ by a hash of its content: a new build never reuses a name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

@@ -12,7 +12,6 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openDatabase } from '../../server/db/database';
 import { loadConfig } from '../../server/config';
-// @ts-expect-error: a plain ES module script without types
 import { buildServer } from '../../scripts/build-server.mjs';
 import { signToken } from '../support/test-app';
 import { freePort, waitFor } from '../support/processes';
