@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  certificateStatus, daysLeft, delayUntil, earliest, licenseStatus, licenseValidUntil, MAX_TIMER_DELAY_MS, nextCertificateChange,
+  certificateStatus, daysLeft, daysLeftChangesAt, delayUntil, earliest, licenseStatus, licenseValidUntil, MAX_TIMER_DELAY_MS, nextCertificateChange,
   nextLicenseChange, RENEWAL_WINDOW_DAYS, startOfUtcDay, type CertificateDates, type LicenseDates,
 } from './status';
 
@@ -56,6 +56,18 @@ describe('daysLeft', () => {
     ['2026-03-22T00:00:00.001Z', -2],
   ])('at %s is %i', (now, expected) => {
     expect(daysLeft(until, at(now))).toBe(expected);
+  });
+
+  // Kept license pages are made again at this instant (db/page-cache.ts): it must be the very next step.
+  it.each([
+    '2026-03-01T00:00:00.000Z', '2026-03-01T07:30:00.000Z', '2026-03-20T00:00:00.001Z', '2026-03-20T23:59:59.999Z',
+    '2026-03-21T00:00:00.000Z', '2026-03-21T13:00:00.000Z', '2026-03-22T00:00:00.000Z', '2026-03-22T00:00:00.001Z',
+  ])('from %s the next step is where the count changes, and none comes before it', (now) => {
+    const from = at(now);
+    const next = daysLeftChangesAt(until, from);
+    expect(next).toBeGreaterThan(from.getTime());
+    expect(daysLeft(until, new Date(next))).not.toBe(daysLeft(until, from));
+    expect(daysLeft(until, new Date(next - 1))).toBe(daysLeft(until, from));
   });
 
   it('counts the hours across the autumn DST change, not calendar days of a zone', () => {

@@ -59,6 +59,21 @@ export function daysLeft(until: When, now: Date): number {
   return diff > 0 ? Math.ceil(diff) : Math.floor(diff) || -1;
 }
 
+/**
+ * The first instant after `now` at which `daysLeft(until, …)` answers differently: it steps where
+ * the time left (or passed) is a whole number of days. Infinity without `until`.
+ */
+export function daysLeftChangesAt(until: When, now: Date): number {
+  const u = ms(until);
+  if (u == null) return Infinity;
+  const diff = u - now.getTime();
+  // Left: the count steps down when the time left reaches the next lower whole day (at 0, to -1).
+  // Passed (p): -1 up to one whole day, then one less 1 ms after each further whole day.
+  if (diff > 0) return now.getTime() + (diff % DAY || DAY);
+  const passed = -diff;
+  return now.getTime() + Math.max(1, Math.ceil(passed / DAY)) * DAY + 1 - passed;
+}
+
 export interface LicenseDates {
   date_valid_from: When;
   date_valid_until: When;

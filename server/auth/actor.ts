@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../db/database';
 import type { Actor } from '../../common/policy';
 import type { OrganizationRole } from '../../common/enums';
 import { audit } from '../modules/audit/service';
-import { epochCache, readAccessEpoch } from '../db/access-epoch';
+import { epochCache, readEpochs } from '../db/access-epoch';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
 
@@ -17,6 +17,8 @@ export interface RequestActor extends Actor {
   organization_name: string;
   /** The access epoch this request runs at: caches of its sign-in work are valid for it (db/access-epoch.ts). */
   epoch: number;
+  /** The data epoch read with it: kept list pages and totals are valid for it (db/page-cache.ts). */
+  data_epoch: number;
 }
 
 export async function loadAssignments(db: Queryable, memberId: string) {
@@ -105,10 +107,11 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
   // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
   // Read first, so the member and roles read below are at least as new as the epoch they are cached for.
-  const epoch = await readAccessEpoch(db);
+  const { access: epoch, data } = await readEpochs(db);
   const actors = epochCache<RequestActor>(db, 'actors');
   const cached = actors.get(identity.email, epoch);
-  if (cached) return cached;
+  // The kept actor with this request's data epoch (a fresh object: the kept one is shared).
+  if (cached) return { ...cached, data_epoch: data };
   const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
@@ -120,8 +123,9 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
     throw forbidden('Your membership is banned.', 'AccessError');
   }
   const roles = await loadAssignments(db, member.member_id);
-  return actors.set(identity.email, epoch, {
+  const actor = actors.set(identity.email, epoch, {
     epoch,
+    data_epoch: data,
     member_id: member.member_id,
     email: member.member_email,
     name: member.name,
@@ -130,4 +134,5 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
     organization_role: member.organization_role as OrganizationRole,
     roles: roles.map(({ organization_name: _n, ...a }) => a),
   });
+  return { ...actor };
 }

@@ -9,10 +9,22 @@
  * An entry is tagged with the epoch read *before* its data was read, so its data is at least as new
  * as that epoch; a request that read a newer epoch never uses it.
  */
+import { sql } from 'kysely';
 import type { Queryable } from './database';
 
 export async function readAccessEpoch(db: Queryable): Promise<number> {
   return readEpoch(db, 'access_epoch');
+}
+
+/**
+ * The access and data epochs in one statement: every signed-in request reads both (the data epoch
+ * keys the kept list pages and totals), and a statement costs more than the lookups themselves.
+ * Read together, the data epoch is never older than the access epoch it comes with.
+ */
+export async function readEpochs(db: Queryable): Promise<{ access: number; data: number }> {
+  const { rows } = await sql<{ access: number | string; data: number | string }>`
+    select (select epoch from access_epoch where id = 1) as access, (select epoch from data_epoch where id = 1) as data`.execute(db);
+  return { access: Number(rows[0].access), data: Number(rows[0].data) };
 }
 
 /** The number of an epoch row (db/epoch-triggers.ts). */

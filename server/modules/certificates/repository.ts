@@ -25,6 +25,14 @@ const SUMMARY = [
 
 export type CertificateListRow = Awaited<ReturnType<typeof listCertificates>>['rows'][number];
 
+export type CertificateListQuery = StatusListQuery & { owner_member_id?: string };
+
+/** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
+export const filterReadsClock = (query: StatusListQuery) => query.hideExpired || query.hideValid;
+
+/** The next instant a certificate enters or leaves its validity window. */
+export const nextValidityEdge = (db: Queryable, now: Date) => nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now);
+
 /**
  * One page of certificates of the given organizations ('all' for operator-wide lists),
  * filtered in SQL. Dates are ISO strings, so comparing them as text compares instants.
@@ -32,7 +40,7 @@ export type CertificateListRow = Awaited<ReturnType<typeof listCertificates>>['r
 export async function listCertificates(
   db: Queryable,
   organizations: 'all' | string[],
-  query: StatusListQuery & { owner_member_id?: string },
+  query: CertificateListQuery,
   now: Date,
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
@@ -56,10 +64,9 @@ export async function listCertificates(
   if (organizations === 'all' || organizations.length > 1) page = page.orderBy('o.organization_name');
   const key = JSON.stringify(['certificates', organizationsKey(organizations), query.owner_member_id, query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
   const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const readsClock = query.hideExpired || query.hideValid;
   const [rows, total] = await Promise.all([
     page.orderBy('c.dn_search').offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, key, now, count, readsClock ? nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now) : undefined),
+    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now) : undefined),
   ]);
   return { rows, total };
 }

@@ -5,6 +5,7 @@ import { certificateSchema, certificateSummarySchema, certificateUploadSchema } 
 import { statusListQuery } from '../../../common/schemas/lists';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
+import { sendPage } from '../../db/page-cache';
 import * as service from './service';
 
 const org = z.object({ id: idText() });
@@ -16,13 +17,11 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['certificates'];
 
   api.get('/certificates', { schema: { tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
-    const { items, total } = await service.listForActor(api.db, actorOf(request), request.query, api.now());
-    return reply.header('x-total-count', String(total)).send(items);
+    return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
   api.get('/organizations/:id/certificates', { schema: { tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
-    const { items, total } = await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now());
-    return reply.header('x-total-count', String(total)).send(items);
+    return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 
   api.get(
@@ -30,8 +29,7 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
     { schema: { tags, params: org.extend({ memberId: idText() }), querystring: statusListQuery, response: { 200: list } } },
     async (request, reply) => {
       const { id, memberId } = request.params;
-      const { items, total } = await service.listOwnedBy(api.db, actorOf(request), id, memberId, request.query, api.now());
-      return reply.header('x-total-count', String(total)).send(items);
+      return sendPage(reply, await service.listOwnedBy(api.db, actorOf(request), id, memberId, request.query, api.now()));
     },
   );
 

@@ -5,7 +5,8 @@
 import type { Db } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
 import type { Action } from '../../../common/policy';
-import type { Certificate, CertificateSummary } from '../../../common/schemas/certificate';
+import { z } from 'zod';
+import { certificateSummarySchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
 import { textProblem } from '../../../common/schemas/text';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { certificateStatus } from '../../../common/status';
@@ -14,6 +15,8 @@ import { readableOrganizationIds } from '../organizations/tree';
 import { audit, type AuditReason } from '../audit/service';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
+import { organizationsKey } from '../../db/count-cache';
+import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import { parseCertificatePem } from './x509';
 import * as repo from './repository';
 import type { CertificateDetailRow, CertificateListRow } from './repository';
@@ -48,24 +51,33 @@ function toCertificate(row: CertificateDetailRow): Certificate {
   };
 }
 
+const summaries = z.array(certificateSummarySchema);
+
+/** One page of certificates as JSON, kept per data epoch (db/page-cache.ts): summaries do not read the clock. */
+async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: repo.CertificateListQuery, now: Date): Promise<JsonPage> {
+  const epoch = await readDataEpoch(db, actor);
+  const key = `certificates ${organizationsKey(organizations)} ${queryKey(query)}`;
+  return cachedPage(db, epoch, key, now, async () => {
+    const { rows, total } = await repo.listCertificates(db, organizations, query, now);
+    return { json: encodeJson(summaries, rows.map(toSummary)), total };
+  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
+}
+
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
-  const { rows, total } = await repo.listCertificates(db, [organizationId], query, now);
-  return { items: rows.map(toSummary), total };
+  return page(db, actor, [organizationId], query, now);
 }
 
 /** The admin list: certificates of every organization where the actor has an applying role. */
 export async function listForActor(db: Db, actor: RequestActor, query: StatusListQuery, now: Date) {
-  const { rows, total } = await repo.listCertificates(db, await readableOrganizationIds(db, actor), query, now);
-  return { items: rows.map(toSummary), total };
+  return page(db, actor, await readableOrganizationIds(db, actor), query, now);
 }
 
 export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: StatusListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
   const member = await db.selectFrom('members').select('member_id').where('member_id', '=', memberId).where('organization_id', '=', organizationId).executeTakeFirst();
   if (!member) throw notFound('Member not found.');
-  const { rows, total } = await repo.listCertificates(db, [organizationId], { ...query, owner_member_id: memberId }, now);
-  return { items: rows.map(toSummary), total };
+  return page(db, actor, [organizationId], { ...query, owner_member_id: memberId }, now);
 }
 
 export async function getCertificate(db: Db, actor: RequestActor, organizationId: string, dn: string): Promise<Certificate> {

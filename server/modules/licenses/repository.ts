@@ -32,6 +32,12 @@ export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
  * One page of licenses of the given organizations ('all' for operator-wide lists), filtered in
  * SQL. Dates are ISO strings, so comparing them as text compares instants.
  */
+/** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
+export const filterReadsClock = (query: StatusListQuery) => query.hideExpired || query.hideValid;
+
+/** The next instant a license enters or leaves its validity window. */
+export const nextValidityEdge = (db: Queryable, now: Date) => nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now);
+
 export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: StatusListQuery, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
@@ -55,10 +61,9 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
   if (organizations === 'all' || organizations.length > 1) page = page.orderBy('o.organization_name');
   const key = JSON.stringify(['licenses', organizationsKey(organizations), query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
   const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const readsClock = query.hideExpired || query.hideValid;
   const [rows, total] = await Promise.all([
     page.orderBy('l.name_search').offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, key, now, count, readsClock ? nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now) : undefined),
+    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now) : undefined),
   ]);
   return { rows, total };
 }

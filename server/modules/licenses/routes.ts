@@ -5,6 +5,7 @@ import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuer
 import { statusListQuery } from '../../../common/schemas/lists';
 import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
+import { sendPage } from '../../db/page-cache';
 import * as service from './service';
 import { licenseKey, licensePublicKeyPem } from './keys';
 
@@ -22,8 +23,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
 
   api.get('/licenses', { schema: { tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
-    const { items, total } = await service.listForActor(api.db, actorOf(request), request.query, api.now());
-    return reply.header('x-total-count', String(total)).send(items);
+    return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
   // Public: the vendor's software and anyone holding a key may fetch it to verify keys offline.
@@ -32,8 +32,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   );
 
   api.get('/organizations/:id/licenses', { schema: { tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
-    const { items, total } = await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now());
-    return reply.header('x-total-count', String(total)).send(items);
+    return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 
   api.post(

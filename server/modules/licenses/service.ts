@@ -4,19 +4,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Db, Tx } from '../../db/database';
 import type { LicensesTable } from '../../db/schema';
 import type { RequestActor } from '../../auth/actor';
 import type { Action } from '../../../common/policy';
 import type { StatusListQuery } from '../../../common/schemas/lists';
-import { parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
+import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { DAY } from '../../../common/dates';
-import { daysLeft, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
+import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
 import { authorize } from '../../auth/authorize';
 import { readableOrganizationIds } from '../organizations/tree';
 import { audit, type AuditReason } from '../audit/service';
 import { badRequest, conflict, notFound } from '../../errors';
+import { organizationsKey } from '../../db/count-cache';
+import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import * as repo from './repository';
 import type { LicenseRow } from './repository';
 
@@ -54,16 +56,38 @@ export function toLicense(row: LicenseRow, now: Date): License {
   };
 }
 
+const licenses = z.array(licenseSchema);
+
+/**
+ * A page of licenses as JSON with the instant it changes by time alone: of a license only
+ * `days_left` reads the clock (toLicense; pending.test.ts fails if another field starts to).
+ */
+export function licensePage(rows: LicenseRow[], total: number, now: Date): JsonPage {
+  return {
+    json: encodeJson(licenses, rows.map((row) => toLicense(row, now))),
+    total,
+    changesAt: Math.min(Infinity, ...rows.map((row) => daysLeftChangesAt(row.date_valid_until, now))),
+  };
+}
+
+/** One page of licenses as JSON, kept per data epoch (db/page-cache.ts). */
+async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: StatusListQuery, now: Date): Promise<JsonPage> {
+  const epoch = await readDataEpoch(db, actor);
+  const key = `licenses ${organizationsKey(organizations)} ${queryKey(query)}`;
+  return cachedPage(db, epoch, key, now, async () => {
+    const { rows, total } = await repo.listLicenses(db, organizations, query, now);
+    return licensePage(rows, total, now);
+  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
+}
+
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
-  const { rows, total } = await repo.listLicenses(db, [organizationId], query, now);
-  return { items: rows.map((r) => toLicense(r, now)), total };
+  return page(db, actor, [organizationId], query, now);
 }
 
 /** The admin list: licenses of every organization where the actor has an applying role. */
 export async function listForActor(db: Db, actor: RequestActor, query: StatusListQuery, now: Date) {
-  const { rows, total } = await repo.listLicenses(db, await readableOrganizationIds(db, actor), query, now);
-  return { items: rows.map((r) => toLicense(r, now)), total };
+  return page(db, actor, await readableOrganizationIds(db, actor), query, now);
 }
 
 /** Finds the license and checks the action against its own organization; other tenants see 404. */

@@ -7,6 +7,7 @@ import {
 import { banQuery } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
+import { sendPage } from '../../db/page-cache';
 import * as service from './service';
 import * as roles from './roles';
 import { signInStatus } from './status';
@@ -21,16 +22,14 @@ export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
   const at = '/organizations/:id/members/:memberId';
 
   api.get('/members', { schema: { tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
-    const { items, total } = await service.listAllMembers(api.db, actorOf(request), request.query);
-    return reply.header('x-total-count', String(total)).send(items);
+    return sendPage(reply, await service.listAllMembers(api.db, actorOf(request), request.query));
   });
 
   api.get(
     '/organizations/:id/members',
     { schema: { tags, params: org, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } },
     async (request, reply) => {
-      const { items, total } = await service.listOrganizationMembers(api.db, actorOf(request), request.params.id, request.query);
-      return reply.header('x-total-count', String(total)).send(items);
+      return sendPage(reply, await service.listOrganizationMembers(api.db, actorOf(request), request.params.id, request.query));
     },
   );
 

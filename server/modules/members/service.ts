@@ -7,12 +7,15 @@ import type { Updateable } from 'kysely';
 import type { Db, Queryable, Tx } from '../../db/database';
 import { lockRow } from '../../db/lock';
 import type { MembersTable } from '../../db/schema';
-import type { Member, MemberListQuery, MemberUpdate } from '../../../common/schemas/member';
+import { z } from 'zod';
+import { memberSchema, type Member, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
 import type { RequestActor } from '../../auth/actor';
 import { authorize } from '../../auth/authorize';
 import { readableOrganizationIds } from '../organizations/tree';
 import { audit } from '../audit/service';
 import { badRequest, conflict, notFound } from '../../errors';
+import { organizationsKey } from '../../db/count-cache';
+import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import * as repo from './repository';
 import type { MemberRowWithOrganization } from './repository';
 import { keepAnAdministrator, refuseSelf } from './rules';
@@ -55,17 +58,30 @@ export async function lockMember(tx: Tx, memberId: string) {
   if (!(await lockRow(tx, 'members', 'member_id', memberId))) throw notFound(MISSING);
 }
 
+const members = z.array(memberSchema);
+
+/**
+ * One page of members as JSON, kept per data epoch (db/page-cache.ts). A member shows the roles in
+ * the organizations the caller can read, so those are part of the key.
+ */
+async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: MemberListQuery): Promise<JsonPage> {
+  const [epoch, readable] = await Promise.all([readDataEpoch(db, actor), readableOrganizationIds(db, actor)]);
+  const key = `members ${organizationsKey(organizations)} ${organizationsKey(readable)} ${queryKey(query)}`;
+  return cachedPage(db, epoch, key, null, async () => {
+    const { rows, total } = await repo.listMembers(db, organizations, query);
+    return { json: encodeJson(members, await toMembers(db, actor, rows)), total };
+  });
+}
+
 /** GET /api/organizations/{id}/members */
 export async function listOrganizationMembers(db: Db, actor: RequestActor, organizationId: string, query: MemberListQuery) {
   await authorize(db, actor, 'read', organizationId);
-  const { rows, total } = await repo.listMembers(db, [organizationId], query);
-  return { items: await toMembers(db, actor, rows), total };
+  return page(db, actor, [organizationId], query);
 }
 
 /** GET /api/members: the users list across every organization the caller can read. */
 export async function listAllMembers(db: Db, actor: RequestActor, query: MemberListQuery) {
-  const { rows, total } = await repo.listMembers(db, await readableOrganizationIds(db, actor), query);
-  return { items: await toMembers(db, actor, rows), total };
+  return page(db, actor, await readableOrganizationIds(db, actor), query);
 }
 
 export async function getMember(db: Db, actor: RequestActor, organizationId: string, memberId: string): Promise<Member> {

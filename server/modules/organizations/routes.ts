@@ -6,6 +6,7 @@ import {
 } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
+import { sendPage } from '../../db/page-cache';
 import * as service from './service';
 
 const params = z.object({ id: idText() });
@@ -17,11 +18,7 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
     '/organizations',
     { schema: { tags, querystring: organizationListQuery, response: { 200: z.array(organizationSchema) } } },
-    async (request, reply) => {
-      const { items, total } = await service.listForActor(api.db, actorOf(request), request.query);
-      reply.header('x-total-count', String(total));
-      return items;
-    },
+    async (request, reply) => sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query)),
   );
 
   api.get('/organizations/:id', { schema: { tags, params, response: one } }, async (request) =>

@@ -7,7 +7,8 @@ import type { Updateable } from 'kysely';
 import type { Db, Queryable } from '../../db/database';
 import type { OrganizationsTable } from '../../db/schema';
 import { applies, can, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
-import type { Organization, OrganizationCreate, OrganizationUpdate } from '../../../common/schemas/organization';
+import { z } from 'zod';
+import { organizationSchema, type Organization, type OrganizationCreate, type OrganizationUpdate } from '../../../common/schemas/organization';
 import type { RequestActor } from '../../auth/actor';
 import type { OrganizationWithParent } from './repository';
 import * as repo from './repository';
@@ -15,6 +16,8 @@ import { loadTarget, loadTargets, readableOrganizationIds } from './tree';
 import { authorize } from '../../auth/authorize';
 import { audit } from '../audit/service';
 import { lockRow } from '../../db/lock';
+import { organizationsKey } from '../../db/count-cache';
+import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import { badRequest, conflict, forbidden } from '../../errors';
 
 function toOrganization(actor: Actor, row: OrganizationWithParent, target: TargetOrganization): Organization {
@@ -36,11 +39,22 @@ function toOrganization(actor: Actor, row: OrganizationWithParent, target: Targe
   };
 }
 
-export async function listForActor(db: Queryable, actor: Actor & { epoch?: number }, query: { filter?: string; offset: number; limit: number }) {
-  const readable = await readableOrganizationIds(db, actor);
-  const { rows, total } = await repo.listOrganizations(db, readable, query);
-  const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor.epoch);
-  return { items: rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!)), total };
+const organizations = z.array(organizationSchema);
+
+/**
+ * One page of the organizations the actor can read, as JSON kept per data epoch (db/page-cache.ts).
+ * Each shows the actor's own applying roles, so the key names the actor (a role change moves the epoch).
+ */
+export async function listForActor(
+  db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number; member_id: string }, query: { filter?: string; offset: number; limit: number },
+): Promise<JsonPage> {
+  const [epoch, readable] = await Promise.all([readDataEpoch(db, actor), readableOrganizationIds(db, actor)]);
+  const key = `organizations ${actor.member_id} ${organizationsKey(readable)} ${queryKey(query)}`;
+  return cachedPage(db, epoch, key, null, async () => {
+    const { rows, total } = await repo.listOrganizations(db, readable, query);
+    const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor.epoch);
+    return { json: encodeJson(organizations, rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!))), total };
+  });
 }
 
 export async function getForActor(db: Queryable, actor: Actor, organizationId: string): Promise<Organization> {

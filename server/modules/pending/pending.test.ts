@@ -10,8 +10,7 @@ import type { CertificatesTable, LicensesTable } from '../../db/schema';
 import type { Pending } from '../../../common/schemas/pending';
 import { testDialects } from '../../../test/support/databases';
 import { listPendingLicenses } from '../licenses/repository';
-import { toLicense } from '../licenses/service';
-import { LicensePage } from './service';
+import { licensePage, toLicense } from '../licenses/service';
 import { useTestApp } from '../../../test/support/test-app';
 
 const dialects = await testDialects();
@@ -214,18 +213,22 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     await t.db.deleteFrom('certificates').where('distinguished_name', '=', dn).execute();
   });
 
-  it('makes a kept license page\'s JSON again exactly when a row\'s days left change, and only then', async () => {
+  it('keeps a license page\'s JSON until the first instant a row\'s days left change, and no longer', async () => {
     const base = t.clock.now().getTime();
     const { rows } = await listPendingLicenses(t.db, 'all', 'acknowledgement', new Date(base), { offset: 0, limit: 50 });
     expect(rows.length).toBe(50);
-    const page = new LicensePage(rows, rows.length);
     const until = Date.parse(rows[0].date_valid_until);
     // Around the day edges of one row, and instants at which no row's days left change.
-    const instants = [base, base + 1, base + 3_600_000, base + DAY - 1, base + DAY, base + 10 * DAY + 123, until + DAY - 1, until + DAY, until + DAY + 1, until + 2 * DAY, base];
+    const instants = [base, base + 1, base + 3_600_000, base + DAY - 1, base + DAY, base + 10 * DAY + 123, until + DAY - 1, until + DAY, until + DAY + 1, until + 2 * DAY];
     for (const ms of instants) {
       const when = new Date(ms);
-      // Whatever the page kept, it answers what the rows say at that instant.
-      expect(JSON.parse(page.jsonAt(when).toString('utf8')), when.toISOString()).toEqual(rows.map((row) => toLicense(row, when)));
+      const page = licensePage(rows, rows.length, when);
+      const json = (at: Date) => JSON.parse(licensePage(rows, rows.length, at).json.toString('utf8'));
+      // The bytes say what the rows say at that instant, hold until changesAt, and differ there.
+      expect(JSON.parse(page.json.toString('utf8')), when.toISOString()).toEqual(rows.map((row) => toLicense(row, when)));
+      expect(page.changesAt).toBeGreaterThan(ms);
+      expect(json(new Date(page.changesAt! - 1)), when.toISOString()).toEqual(JSON.parse(page.json.toString('utf8')));
+      expect(json(new Date(page.changesAt!)), when.toISOString()).not.toEqual(JSON.parse(page.json.toString('utf8')));
     }
   });
 

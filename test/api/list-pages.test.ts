@@ -1,0 +1,132 @@
+/**
+ * List pages (db/page-cache.ts) and totals (db/count-cache.ts) are kept per instance, yet every
+ * answer is what the rows say at that instant: after any write, whoever makes it (also outside the
+ * portal), and at the very instant a field or a filter that reads the clock changes. Each total is
+ * compared with a count of the rows themselves, each page with the rows, on both engines.
+ */
+import { describe, expect, it } from 'vitest';
+import { DAY } from '../../common/dates';
+import { testDialects } from '../support/databases';
+import { useTestApp } from '../support/test-app';
+
+const dialects = await testDialects();
+const SUPERVISOR = 'supervisor@operator.example';
+
+describe.each(dialects)('list pages and totals on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  const total = async (url: string) => {
+    const res = await t.call(SUPERVISOR, { method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    return Number(res.headers['x-total-count']);
+  };
+  const certificates = () => `/api/organizations/${t.org.contoso}/certificates`;
+  const countRows = async (table: 'certificates' | 'licenses' | 'members' | 'organizations', organizationId?: string) => {
+    let q = t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+    if (organizationId) q = q.where('organization_id', '=', organizationId);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+
+  it('follows writes made outside the portal at the next call, in every list', async () => {
+    const lists = [
+      [certificates(), () => countRows('certificates', t.org.contoso)],
+      ['/api/certificates', () => countRows('certificates')],
+      ['/api/licenses', () => countRows('licenses')],
+      [`/api/organizations/${t.org.contoso}/members`, () => countRows('members', t.org.contoso)],
+      ['/api/organizations', () => countRows('organizations')],
+    ] as const;
+    for (const [url, rows] of lists) expect(await total(url)).toBe(await rows()); // counted, then kept
+    const [certificate] = await t.db.selectFrom('certificates').selectAll().where('organization_id', '=', t.org.contoso).execute();
+    const [license] = await t.db.selectFrom('licenses').selectAll().execute();
+    const [member] = await t.db.selectFrom('members').selectAll().where('organization_id', '=', t.org.contoso).execute();
+    await t.db.deleteFrom('certificates').where('distinguished_name', '=', certificate.distinguished_name).execute();
+    await t.db.deleteFrom('licenses').where('license_id', '=', license.license_id).execute();
+    await t.db.updateTable('members').set({ organization_id: t.org.northwind }).where('member_id', '=', member.member_id).execute();
+    await t.db.insertInto('organizations').values({
+      organization_id: '00000000-0000-4000-8000-00000000abcd', organization_name: 'Counted Later', organization_role: 'CUSTOMER',
+      parent_organization_id: t.org.northwind, website: null, logo_url: null, address: null, ban_note: null,
+      date_organization_banned: null, date_created: t.clock.now().toISOString(),
+    }).execute();
+    for (const [url, rows] of lists) expect(await total(url)).toBe(await rows());
+  });
+
+  it('changes a total that reads the clock at the instant a certificate expires', async () => {
+    const url = `${certificates()}?hideExpired=true`;
+    const live = async () => {
+      const at = t.clock.now().toISOString();
+      return Number((await t.db.selectFrom('certificates').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', t.org.contoso).where('date_not_after', '>', at).executeTakeFirstOrThrow()).n);
+    };
+    const next = await t.db.selectFrom('certificates').select('date_not_after').where('organization_id', '=', t.org.contoso)
+      .where('date_not_after', '>', t.clock.now().toISOString()).orderBy('date_not_after').executeTakeFirstOrThrow();
+    const before = await total(url);
+    expect(before).toBe(await live());
+    t.clock.set(new Date(Date.parse(next.date_not_after) - 1));
+    expect(await total(url)).toBe(before);
+    t.clock.set(next.date_not_after);
+    expect(await total(url)).toBe(await live());
+    expect(await total(url)).toBeLessThan(before);
+  });
+
+  const page = async <T>(url: string, as = SUPERVISOR): Promise<T[]> => {
+    const res = await t.call(as, { method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    return res.json();
+  };
+
+  it('shows a write made outside the portal in the rows of every kept page at the next call', async () => {
+    type Named = { description?: string; license_name?: string; name?: string; organization_name?: string };
+    const [certificate] = await t.db.selectFrom('certificates').selectAll().where('organization_id', '=', t.org.contoso).orderBy('dn_search').limit(1).execute();
+    const [license] = await t.db.selectFrom('licenses').selectAll().where('organization_id', '=', t.org.contoso).orderBy('name_search').limit(1).execute();
+    const [member] = await t.db.selectFrom('members').selectAll().where('organization_id', '=', t.org.contoso).orderBy('name').limit(1).execute();
+    const lists: Array<[string, (rows: Named[]) => unknown, () => Promise<unknown>]> = [
+      [certificates(), (rows) => rows[0].description, () => t.db.updateTable('certificates').set({ description: 'changed outside' }).where('distinguished_name', '=', certificate.distinguished_name).execute()],
+      [`/api/organizations/${t.org.contoso}/licenses`, (rows) => rows[0].license_name, () => t.db.updateTable('licenses').set({ license_name: `${license.license_name} changed` }).where('license_id', '=', license.license_id).execute()],
+      [`/api/organizations/${t.org.contoso}/members`, (rows) => rows[0].name, () => t.db.updateTable('members').set({ name: `${member.name} changed` }).where('member_id', '=', member.member_id).execute()],
+      [`/api/organizations?filter=Contoso`, (rows) => rows[0].organization_name, () => t.db.updateTable('organizations').set({ website: 'https://changed.example' }).where('organization_id', '=', t.org.contoso).execute()],
+    ];
+    for (const [url, read, write] of lists) {
+      const before = read(await page<Named>(url));
+      expect(read(await page<Named>(url)), url).toEqual(before); // kept
+      await write();
+      const after = await page<Named & { website?: string }>(url);
+      if (url.startsWith('/api/organizations?')) expect(after[0].website, url).toBe('https://changed.example');
+      else expect(read(after), url).toMatch(/changed/);
+    }
+  });
+
+  it('drops a row from a kept hide-expired page at the instant it expires', async () => {
+    const url = `${certificates()}?hideExpired=true&limit=1000`;
+    const next = await t.db.selectFrom('certificates').select(['distinguished_name', 'date_not_after']).where('organization_id', '=', t.org.contoso)
+      .where('date_not_after', '>', t.clock.now().toISOString()).orderBy('date_not_after').executeTakeFirstOrThrow();
+    const start = t.clock.now();
+    const dns = async () => (await page<{ distinguished_name: string }>(url)).map((c) => c.distinguished_name);
+    t.clock.set(new Date(Date.parse(next.date_not_after) - 1));
+    expect(await dns()).toContain(next.distinguished_name);
+    expect(await dns()).toContain(next.distinguished_name);
+    t.clock.set(next.date_not_after);
+    expect(await dns()).not.toContain(next.distinguished_name);
+    t.clock.set(start);
+  });
+
+  it('answers the days left of the calling instant from a kept license page', async () => {
+    const url = `/api/organizations/${t.org.contoso}/licenses`;
+    const start = t.clock.now().getTime();
+    const days = async () => Object.fromEntries((await page<{ license_id: string; days_left: number }>(url)).map((l) => [l.license_id, l.days_left]));
+    const before = await days();
+    expect(Object.keys(before).length).toBeGreaterThan(0);
+    expect(await days()).toEqual(before);
+    t.clock.set(new Date(start + DAY));
+    const after = await days();
+    for (const [id, left] of Object.entries(before)) expect(after[id], id).toBe(left > 0 ? left - 1 || -1 : left - 1);
+    t.clock.set(new Date(start));
+    expect(await days()).toEqual(before);
+  });
+
+  it('keeps pages apart for callers who may read different organizations', async () => {
+    const all = await page<{ organization_id: string }>('/api/certificates?limit=1000');
+    const own = await page<{ organization_id: string }>('/api/certificates?limit=1000', 'issuer@contoso.example');
+    expect(new Set(all.map((c) => c.organization_id)).size).toBeGreaterThan(1);
+    expect(new Set(own.map((c) => c.organization_id))).toEqual(new Set([t.org.contoso]));
+  });
+});
