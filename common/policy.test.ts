@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, applies, assignableRoles, can, canGrant, grantableBy, SCREENS, type Action, type Actor, type Assignment } from './policy';
+import {
+  ACTIONS, applies, assignableRoles, can, canGlobally, canGrant, canOnOperator, childOf, grantableBy, isOperatorStaff, memberRefusal,
+  operatorTarget, organizationRefusal, SCREENS, type Action, type Actor, type Assignment,
+} from './policy';
 import { ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from './enums';
 
 // SPEC.md §6, written out again here so a slip in policy.ts cannot hide behind itself.
@@ -27,6 +30,8 @@ const TABLE: Record<Action, Role[]> = {
   'organization.unban': ['SUPERVISOR', 'ADMINISTRATOR'],
   'organization.save': ['SUPERVISOR', 'ADMINISTRATOR'],
   'resource.create': ['SUPERVISOR', 'DEVOPS'],
+  'resource.update': ['SUPERVISOR', 'DEVOPS'],
+  'resource.delete': ['SUPERVISOR', 'DEVOPS'],
   'resource.toggleOrganization': ['SUPERVISOR', 'DEVOPS'],
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
   'admin.secret': ['DEVOPS'],
@@ -47,7 +52,7 @@ function actorWith(organizationId: string, organizationRole: OrganizationRole, r
 
 const OWN_SCOPES: Scope[] = ['ORGANIZATION', 'COOPERATION'];
 const MANAGED_SCOPES: Scope[] = ['MANAGED', 'COOPERATION'];
-const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state'];
+const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state'];
 
 describe('policy: every action × role × scope × relation (partner actor)', () => {
   for (const action of Object.keys(TABLE) as Action[]) {
@@ -94,6 +99,56 @@ describe('policy: operator staff', () => {
         expect(can(actorWith('P', 'PARTNER', role, scope), 'admin.token', P)).toBe(false);
       }
     }
+  });
+});
+
+describe('policy: the operator\'s global actions and the rules beyond roles', () => {
+  it('defines operator staff once: anyone holding a role in the operator organization', () => {
+    for (const role of ROLES) {
+      for (const scope of SCOPES) {
+        expect(isOperatorStaff(actorWith('O', 'OPERATOR', role, scope))).toBe(true);
+        expect(isOperatorStaff(actorWith('P', 'PARTNER', role, scope))).toBe(false);
+        expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'resource.read')).toBe(true);
+        expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'resource.read')).toBe(false);
+        expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'piston.export')).toBe(role === 'DEVOPS');
+        expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'piston.export')).toBe(false);
+      }
+    }
+    expect(isOperatorStaff(null)).toBe(false);
+    expect(operatorTarget(actorWith('O', 'OPERATOR', 'MEMBER', 'ORGANIZATION'))).toEqual(O);
+    expect(operatorTarget(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'))).toBeNull();
+  });
+
+  it('decides resource changes on the operator organization, by the action\'s own roles', () => {
+    for (const action of ['resource.create', 'resource.update', 'resource.delete'] as const) {
+      expect(canOnOperator(actorWith('O', 'OPERATOR', 'DEVOPS', 'ORGANIZATION'), action)).toBe(true);
+      expect(canOnOperator(actorWith('O', 'OPERATOR', 'ADMINISTRATOR', 'ORGANIZATION'), action)).toBe(false);
+      expect(canOnOperator(actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION'), action)).toBe(false);
+    }
+  });
+
+  it('refuses banning or removing oneself, whatever the roles, and nothing else about oneself', () => {
+    const admin = actorWith('C', 'CUSTOMER', 'ADMINISTRATOR', 'ORGANIZATION');
+    expect(memberRefusal(admin, 'member.ban', { member_id: 'm' })).toBe('You cannot ban yourself.');
+    expect(memberRefusal(admin, 'member.remove', { member_id: 'm' })).toBe('You cannot remove yourself.');
+    expect(memberRefusal(admin, 'member.save', { member_id: 'm' })).toBeNull();
+    expect(memberRefusal(admin, 'member.ban', { member_id: 'other' })).toBeNull();
+  });
+
+  it('refuses banning the operator, and one\'s own organization', () => {
+    const supervisor = actorWith('O', 'OPERATOR', 'SUPERVISOR', 'COOPERATION');
+    expect(organizationRefusal(supervisor, 'organization.ban', { organization_id: 'O', organization_role: 'OPERATOR' })).toMatch(/operator/);
+    const partner = actorWith('P', 'PARTNER', 'SUPERVISOR', 'COOPERATION');
+    expect(organizationRefusal(partner, 'organization.ban', { organization_id: 'P', organization_role: 'PARTNER' })).toMatch(/your own/);
+    expect(organizationRefusal(partner, 'organization.ban', { organization_id: 'C', organization_role: 'CUSTOMER' })).toBeNull();
+    expect(organizationRefusal(partner, 'organization.unban', { organization_id: 'P', organization_role: 'PARTNER' })).toBeNull();
+  });
+
+  it('names a new organization below a parent as a target that the parent\'s managers reach', () => {
+    expect(can(actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'MANAGED'), 'organization.create', childOf(P))).toBe(true);
+    expect(can(actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'ORGANIZATION'), 'organization.create', childOf(P))).toBe(false);
+    expect(can(actorWith('U', 'PARTNER', 'ADMINISTRATOR', 'COOPERATION'), 'organization.create', childOf(P))).toBe(false);
+    expect(can(actorWith('O', 'OPERATOR', 'SUPERVISOR', 'MANAGED'), 'organization.create', childOf(U))).toBe(true);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * Who may do what: the role-scope rule of DECISIONS.md and the table of SPEC.md §6.
- * Pure functions over plain data, imported by the server (to enforce) and by the web app
- * (to show or hide controls). Nothing else in the code base decides permissions.
+ * Who may do what: the role-scope rule of DECISIONS.md and the table of SPEC.md §6, the operator's
+ * global actions, and the rules beyond roles (nobody bans themselves, nor the operator).
+ * Pure functions over plain data, imported by the server (to enforce, through server/access/) and
+ * by the web app (to show or hide controls). Nothing else in the code base decides permissions.
  */
 import type { OrganizationRole, Role, Scope } from './enums';
 
@@ -51,6 +52,8 @@ export const ACTIONS = {
   'organization.unban': ['SUPERVISOR', 'ADMINISTRATOR'],
   'organization.save': ['SUPERVISOR', 'ADMINISTRATOR'],
   'resource.create': ['SUPERVISOR', 'DEVOPS'],
+  'resource.update': ['SUPERVISOR', 'DEVOPS'],
+  'resource.delete': ['SUPERVISOR', 'DEVOPS'],
   'resource.toggleOrganization': ['SUPERVISOR', 'DEVOPS'],
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
   /** Provide the master secret (SPEC.md §2 admin "secret"; DECISIONS.md "Master secret"). */
@@ -67,7 +70,9 @@ export type Action = keyof typeof ACTIONS;
  * Actions that only staff of the operator organization may take, whatever the target:
  * resources are global, so their target is the operator organization itself.
  */
-const OPERATOR_ONLY: ReadonlySet<Action> = new Set(['resource.create', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state']);
+const OPERATOR_ONLY: ReadonlySet<Action> = new Set([
+  'resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state',
+]);
 
 /** Actions whose SPEC.md §6 rule excludes the MANAGED scope. */
 const NOT_MANAGED: ReadonlySet<Action> = new Set(['resource.grant']);
@@ -100,6 +105,42 @@ function holdsAny(actor: Actor | null | undefined, roles: readonly Role[], opera
   return !!actor?.roles.some((a) => roles.includes(a.role) && (!operatorOnly || a.organization_role === 'OPERATOR'));
 }
 
+/** Staff of the operator organization: people holding a role there. The one definition. */
+export function isOperatorStaff(actor: Actor | null | undefined): boolean {
+  return !!actor?.roles.some((a) => a.organization_role === 'OPERATOR');
+}
+
+/**
+ * The operator organization as the actor's own roles name it: the target of the operator-only
+ * actions (resources are global, the master secret and tokens are the operator's). Null for
+ * people outside the operator. The operator has no parent, so the target has no ancestors.
+ */
+export function operatorTarget(actor: Actor | null | undefined): TargetOrganization | null {
+  const id = actor?.roles.find((a) => a.organization_role === 'OPERATOR')?.organization_id;
+  return id ? { organization_id: id, ancestor_ids: [] } : null;
+}
+
+/** May the actor take this operator-only action (on the operator organization)? */
+export function canOnOperator(actor: Actor | null | undefined, action: Action): boolean {
+  const target = operatorTarget(actor);
+  return !!target && can(actor, action, target);
+}
+
+/**
+ * Decisions about the operator's global things that no organization carries, by the caller's roles
+ * alone: reading the resource catalogue (any operator staff) and pulling the gateway exports.
+ */
+export const GLOBAL_ACTIONS = {
+  'resource.read': (actor: Actor | null | undefined) => isOperatorStaff(actor),
+  'piston.export': (actor: Actor | null | undefined) => holdsAny(actor, ['DEVOPS'], true),
+} as const;
+
+export type GlobalAction = keyof typeof GLOBAL_ACTIONS;
+
+export function canGlobally(actor: Actor | null | undefined, action: GlobalAction): boolean {
+  return GLOBAL_ACTIONS[action](actor);
+}
+
 /** Gates of the header and the admin sidebar (SPEC.md §2 "Layouts and navigation"). */
 export const SCREENS = {
   admin: (actor?: Actor | null) => holdsAny(actor, ['SUPERVISOR', 'ADMINISTRATOR', 'DEVOPS']),
@@ -108,11 +149,35 @@ export const SCREENS = {
   licenses: (actor?: Actor | null) => holdsAny(actor, ['SUPERVISOR', 'APPROVER', 'DEVOPS']),
   certificates: (actor?: Actor | null) => holdsAny(actor, ['SUPERVISOR', 'APPROVER', 'DEVOPS']),
   users: (actor?: Actor | null) => holdsAny(actor, ['SUPERVISOR', 'ADMINISTRATOR']),
-  resources: (actor?: Actor | null) => actor?.organization_role === 'OPERATOR' && (actor.roles.length > 0),
-  token: (actor?: Actor | null) => holdsAny(actor, ['SUPERVISOR', 'DEVOPS'], true),
-  secret: (actor?: Actor | null) => holdsAny(actor, ['DEVOPS'], true),
-  piston: (actor?: Actor | null) => holdsAny(actor, ['DEVOPS'], true),
+  resources: (actor?: Actor | null) => canGlobally(actor, 'resource.read'),
+  token: (actor?: Actor | null) => holdsAny(actor, ACTIONS['admin.token'], true),
+  secret: (actor?: Actor | null) => holdsAny(actor, ACTIONS['admin.secret'], true),
+  piston: (actor?: Actor | null) => canGlobally(actor, 'piston.export'),
 } as const;
+
+/**
+ * Rules beyond roles that refuse an action on a member whatever the caller's roles (the server
+ * answers 409 with the text; the screens hide the control): nobody bans or removes themselves,
+ * they would lock themselves out mid-task. Null when nothing refuses it.
+ */
+export function memberRefusal(actor: Actor | null | undefined, action: Action, member: { member_id: string }): string | null {
+  if (actor?.member_id !== member.member_id) return null;
+  if (action === 'member.ban') return 'You cannot ban yourself.';
+  if (action === 'member.remove') return 'You cannot remove yourself.';
+  // That is how an administrator would make itself a supervisor; giving a role up is allowed.
+  if (action === 'role.assign') return 'You cannot give yourself a role.';
+  return null;
+}
+
+/** The same for organizations: the operator is never banned, nor anyone's own organization by them. */
+export function organizationRefusal(
+  actor: Actor | null | undefined, action: Action, organization: { organization_id: string; organization_role: OrganizationRole },
+): string | null {
+  if (action !== 'organization.ban') return null;
+  if (organization.organization_role === 'OPERATOR') return 'The operator organization cannot be banned.';
+  if (organization.organization_id === actor?.organization_id) return 'You cannot ban your own organization.';
+  return null;
+}
 
 export type Screen = keyof typeof SCREENS;
 
@@ -133,19 +198,21 @@ export function grantableBy(held: readonly Role[]): Role[] {
 }
 
 /**
- * The organizations below `target`, as one target: an assignment applies to it when it reaches
- * the target's descendants (MANAGED or COOPERATION from the target or above, or any operator one).
+ * Any organization directly below `parent`, one not made yet included (it has no id): the target
+ * of creating an organization there, and of a role whose scope reaches below `parent`. An
+ * assignment applies to it when it reaches the parent's descendants (MANAGED or COOPERATION from
+ * the parent or above, or any operator one).
  */
-export function belowOf(target: TargetOrganization): TargetOrganization {
-  return { organization_id: `below:${target.organization_id}`, ancestor_ids: [target.organization_id, ...target.ancestor_ids] };
+export function childOf(parent: TargetOrganization): TargetOrganization {
+  return { organization_id: '', ancestor_ids: [parent.organization_id, ...parent.ancestor_ids] };
 }
 
 /**
  * May the actor give (or take away) `role` with `scope` to a member of `target`? Besides
  * `role.assign`/`role.unassign` there, the actor must hold an assignment that applies to the target
  * (and, for a scope that reaches below a partner or the operator, to the organizations below it)
- * whose role may grant `role`. Nobody gives themselves a role: that is how an administrator would
- * make itself a supervisor. Giving one up is allowed (the last administrator is kept by the service).
+ * whose role may grant `role`. Nobody gives themselves a role (memberRefusal). Giving one up is
+ * allowed (the last administrator is kept by the service).
  */
 export function canGrant(
   actor: Actor | null | undefined,
@@ -153,10 +220,10 @@ export function canGrant(
   target: TargetOrganization,
 ): boolean {
   if (!actor || !can(actor, change.action, target)) return false;
-  if (change.action === 'role.assign' && actor.member_id === change.member_id) return false;
+  if (memberRefusal(actor, change.action, change)) return false;
   const reachesBelow = change.scope !== 'ORGANIZATION' && change.member_organization_role !== 'CUSTOMER';
   const allowed: readonly Role[] = ACTIONS[change.action];
-  return [target, ...(reachesBelow ? [belowOf(target)] : [])].every((t) =>
+  return [target, ...(reachesBelow ? [childOf(target)] : [])].every((t) =>
     actor.roles.some((a) => allowed.includes(a.role) && applies(a, t) && (GRANTABLE[a.role] ?? []).includes(change.role)),
   );
 }

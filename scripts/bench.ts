@@ -52,7 +52,7 @@ function code() {
       return '';
     }
   };
-  const changed = git('status', '--porcelain', '--', 'server', 'common', 'scripts/seed-data.ts').split('\n').filter(Boolean).map((l) => l.slice(3));
+  const changed = git('status', '--porcelain', '--', 'server', 'common').split('\n').filter(Boolean).map((l) => l.slice(3));
   return { commit: git('rev-parse', '--short', 'HEAD').trim(), changed };
 }
 

@@ -14,7 +14,7 @@ import type { Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
 import { loadProviderKeys } from './auth/idp/keys';
 import { registerAuth } from './auth/hook';
-import { registerTargetGuard } from './auth/target-guard';
+import { registerTargetGuard } from './access/target-guard';
 import { errorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerApiHeaders } from './http/api-headers';

@@ -14,7 +14,7 @@ async function main() {
   });
   await migrateToLatest(db);
   // Loaded only when it seeds: production never loads the demo data or what makes it.
-  if (config.seedDemo) await (await import('../scripts/seed-data')).seedDemoData(db, new Date());
+  if (config.seedDemo) await (await import('./demo/seed')).seedDemoData(db, new Date());
   const app = await buildApp({ config, db });
 
   // Graceful shutdown: stop accepting, finish what is in flight, close the database.

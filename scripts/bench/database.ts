@@ -40,8 +40,8 @@ const KEY = 'bench.key';
 function datasetKey(config: BenchConfig): string {
   const files = [
     ...fs.readdirSync(path.join(ROOT, 'server/db/migrations')).map((f) => `server/db/migrations/${f}`),
-    'server/db/migrate.ts', 'scripts/seed-data.ts', 'scripts/bench/dataset.ts',
-    ...fs.readdirSync(path.join(ROOT, 'server/modules')).map((m) => `server/modules/${m}/demo.ts`),
+    'server/db/migrate.ts', 'scripts/bench/dataset.ts',
+    ...fs.readdirSync(path.join(ROOT, 'server/demo')).map((f) => `server/demo/${f}`),
   ].filter((f) => fs.existsSync(path.join(ROOT, f))).sort();
   const hash = createHash('sha256').update(JSON.stringify({ sizes: config.sizes, largeShare: config.largeShare, pemPool: config.pemPool }));
   for (const f of files) hash.update(f).update(fs.readFileSync(path.join(ROOT, f)));

@@ -11,7 +11,7 @@ import { loadProviderKeys } from '../../server/auth/idp/keys';
 import { parseCertificatePem } from '../../server/modules/certificates/x509';
 import { licenseValidUntil, startOfUtcDay } from '../../common/status';
 import { LICENSE_SCOPES } from '../../common/enums';
-import { seedDemoData } from '../seed-data';
+import { seedDemoData } from '../../server/demo/seed';
 import { makeCertificate } from '../make-certificate';
 import type { Sizes } from './config';
 

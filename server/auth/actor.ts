@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/database';
 import type { Actor } from '../../common/policy';
 import type { OrganizationRole } from '../../common/enums';
-import { audit } from '../modules/audit/service';
+import { audit } from '../db/audit';
 import { epochCache, readEpochs } from '../db/access-epoch';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Db } from '../../server/db/database';
-import { seedDemoData } from '../../scripts/seed-data';
+import { seedDemoData } from '../../server/demo/seed';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
 import { START, TEST_CONFIG, signToken, useTestApp } from '../support/test-app';
 

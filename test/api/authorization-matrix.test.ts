@@ -230,7 +230,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
   let resource = '';
   let operator: TargetOrganization;
 
-  /** The target as the server builds it (organizations/tree.ts loadTarget): the parent chain, nearest first. */
+  /** The target as the server builds it (access/tree.ts loadTarget): the parent chain, nearest first. */
   async function parentChains(): Promise<(id: string) => TargetOrganization> {
     const rows = await t.db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
     const parentOf = new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
@@ -623,7 +623,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       },
     },
     'PUT /api/resources/{id}': {
-      kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.create', operator),
+      kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.update', operator),
       make: async (_c, fx) => {
         const id = fx.resource();
         const n = next();
@@ -634,7 +634,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       },
     },
     'DELETE /api/resources/{id}': {
-      kind: 'operator', ok: 204, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.create', operator),
+      kind: 'operator', ok: 204, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.delete', operator),
       make: async (_c, fx) => {
         const id = fx.resource();
         return { method: 'DELETE', url: `/api/resources/${id}`, state: state.resource(id) };
@@ -766,7 +766,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     expect(Object.keys(ROUTES).filter((route) => !documented.includes(route)), 'entries without a route').toEqual([]);
     // Every action of common/policy.ts is decided by some route: as its `action`, or in its `allowed`/`expect`.
     const used = new Set<string>(Object.values(ROUTES).map((r) => r.action ?? ''));
-    const inFunctions = ['admin.secret', 'admin.state', 'admin.token', 'resource.create', 'resource.grant', 'resource.toggleOrganization', 'organization.create'];
+    const inFunctions = ['admin.secret', 'admin.state', 'admin.token', 'resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'resource.toggleOrganization', 'organization.create'];
     expect(Object.keys(ACTIONS).filter((a) => !used.has(a) && !inFunctions.includes(a))).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { openDatabase, type Db } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
-import { seedDemoData } from '../../scripts/seed-data';
+import { seedDemoData } from '../../server/demo/seed';
 import { signToken } from '../support/test-app';
 
 async function freePort(): Promise<number> {

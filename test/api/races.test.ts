@@ -10,7 +10,7 @@ import { testDialects } from '../support/databases';
 import { useTestApp } from '../support/test-app';
 import { makeCertificate } from '../../scripts/make-certificate';
 import { licenseValidUntil } from '../../common/status';
-import type { AuditReason } from '../../server/modules/audit/service';
+import type { AuditReason } from '../../server/db/audit';
 import type { Role } from '../../common/enums';
 
 const dialects = await testDialects();

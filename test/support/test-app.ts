@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { Db } from '../../server/db/database';
 import { loadProviderKeys } from '../../server/auth/idp/keys';
-import { seedDemoData } from '../../scripts/seed-data';
+import { seedDemoData } from '../../server/demo/seed';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases';
 
 export const START = new Date('2026-03-15T10:00:00Z');

@@ -11,7 +11,7 @@ import { inspect } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../../db/database';
 import { hashPassword, verifyPassword } from '../../auth/idp/passwords';
-import { audit } from '../audit/service';
+import { audit } from '../../db/audit';
 import { badRequest, conflict, unavailable } from '../../errors';
 
 declare module 'fastify' {

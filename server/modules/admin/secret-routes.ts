@@ -6,8 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminStateSchema } from '../../../common/schemas/admin';
 import { actorOf } from '../../auth/hook';
-import { authorizeOperator } from '../../auth/authorize';
-import { SECRET_REFUSAL } from '../../auth/target-guard';
+import { authorizeOperator } from '../../access/authorize';
+import { SECRET_REFUSAL } from '../../access/target-guard';
 import { provideMasterSecret } from './master-secret';
 
 export const secretRoutes: FastifyPluginAsyncZod = async (api) => {

@@ -11,7 +11,7 @@ import { isPostgres } from '../../db/database';
 import { migrator } from '../../db/migrate';
 import { containsIgnoringCase } from '../../db/text-filter';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
-import { audit, type AuditReason } from './service';
+import { audit, type AuditReason } from '../../db/audit';
 import { FILTER_TUNING, listAuditRecords, type FilterTuning } from './repository';
 import { rareTrigramCandidates, wordTrigrams } from './trigram-statistics';
 

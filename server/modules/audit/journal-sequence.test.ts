@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { migrator } from '../../db/migrate';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
-import { audit } from './service';
+import { audit } from '../../db/audit';
 import { listAuditRecords } from './repository';
 
 const dialects = await testDialects();

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database';
 import type { JournalQuery } from '../../../common/schemas/audit';
 import type { RequestActor } from '../../auth/actor';
-import { authorize } from '../../auth/authorize';
+import { authorize } from '../../access/authorize';
 import { listAuditRecords } from './repository';
 
 export async function listJournal(db: Db, actor: RequestActor, organizationId: string, query: JournalQuery) {

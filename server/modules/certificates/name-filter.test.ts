@@ -12,7 +12,7 @@ import { buildApp } from '../../app';
 import { isPostgres } from '../../db/database';
 import { migrator } from '../../db/migrate';
 import { containsLowered } from '../../db/text-filter';
-import { seedDemoData } from '../../../scripts/seed-data';
+import { seedDemoData } from '../../demo/seed';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
 import { START, TEST_CONFIG, signToken } from '../../../test/support/test-app';
 

@@ -2,7 +2,8 @@
  * Certificate rules: who may act (policy.ts), in which state (status.ts), and the audit record
  * of each change in the same transaction.
  */
-import type { Db } from '../../db/database';
+import type { Db, Queryable } from '../../db/database';
+import { memberOf } from '../members/service';
 import type { RequestActor } from '../../auth/actor';
 import type { Action } from '../../../common/policy';
 import { z } from 'zod';
@@ -10,9 +11,9 @@ import { certificateSummarySchema, type Certificate, type CertificateSummary } f
 import { textProblem } from '../../../common/schemas/text';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { certificateStatus } from '../../../common/status';
-import { authorize } from '../../auth/authorize';
-import { readableOrganizationIds } from '../organizations/tree';
-import { audit, type AuditReason } from '../audit/service';
+import { authorize } from '../../access/authorize';
+import { readableOrganizationIds } from '../../access/tree';
+import { audit, type AuditReason } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
 import { organizationsKey } from '../../db/count-cache';
@@ -63,6 +64,14 @@ async function page(db: Db, actor: RequestActor, organizations: 'all' | string[]
   }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
 }
 
+/** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
+export async function pendingPage(
+  db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, paging: { offset: number; limit: number },
+): Promise<JsonPage> {
+  const { rows, total } = await repo.listPendingCertificates(db, organizations, kind, now, paging);
+  return { json: encodeJson(summaries, rows.map(toSummary)), total };
+}
+
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
   return page(db, actor, [organizationId], query, now);
@@ -75,8 +84,7 @@ export async function listForActor(db: Db, actor: RequestActor, query: StatusLis
 
 export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: StatusListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
-  const member = await db.selectFrom('members').select('member_id').where('member_id', '=', memberId).where('organization_id', '=', organizationId).executeTakeFirst();
-  if (!member) throw notFound('Member not found.');
+  await memberOf(db, organizationId, memberId);
   return page(db, actor, [organizationId], { ...query, owner_member_id: memberId }, now);
 }
 
@@ -93,7 +101,7 @@ export async function uploadCertificate(
   await authorize(db, actor, 'certificate.upload', organizationId);
   const parsed = parseCertificatePem(input.certificate);
   await db.transaction().execute(async (tx) => {
-    const existing = await tx.selectFrom('certificates').select('organization_id').where('distinguished_name', '=', parsed.distinguished_name).executeTakeFirst();
+    const existing = await repo.findCertificate(tx, parsed.distinguished_name);
     if (existing) throw conflict(`A certificate with the distinguished name ${parsed.distinguished_name} is already in the portal.`);
     await repo.insertCertificate(tx, {
       ...parsed,

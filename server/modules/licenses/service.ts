@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import { z } from 'zod';
-import type { Db, Tx } from '../../db/database';
+import type { Db, Queryable, Tx } from '../../db/database';
 import type { LicensesTable } from '../../db/schema';
 import type { RequestActor } from '../../auth/actor';
 import type { Action } from '../../../common/policy';
@@ -13,9 +13,9 @@ import type { StatusListQuery } from '../../../common/schemas/lists';
 import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { DAY } from '../../../common/dates';
 import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
-import { authorize } from '../../auth/authorize';
-import { readableOrganizationIds } from '../organizations/tree';
-import { audit, type AuditReason } from '../audit/service';
+import { authorize } from '../../access/authorize';
+import { readableOrganizationIds } from '../../access/tree';
+import { audit, type AuditReason } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
@@ -68,6 +68,14 @@ export function licensePage(rows: LicenseRow[], total: number, now: Date): JsonP
     total,
     changesAt: Math.min(Infinity, ...rows.map((row) => daysLeftChangesAt(row.date_valid_until, now))),
   };
+}
+
+/** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
+export async function pendingPage(
+  db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, paging: { offset: number; limit: number },
+): Promise<JsonPage> {
+  const { rows, total } = await repo.listPendingLicenses(db, organizations, kind, now, paging);
+  return licensePage(rows, total, now);
 }
 
 /** One page of licenses as JSON, kept per data epoch (db/page-cache.ts). */

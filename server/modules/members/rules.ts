@@ -1,15 +1,9 @@
-/** Rules several member changes share: who may not act on whom, and the last administrator. */
+/** The rule several member changes share that needs the data: the last administrator. */
 import type { Tx } from '../../db/database';
 import { lockRows } from '../../db/lock';
 import type { Role } from '../../../common/enums';
-import type { RequestActor } from '../../auth/actor';
 import { conflict } from '../../errors';
 import { activeAdministrators, administeredBy } from './repository';
-
-/** Nobody bans or removes themselves: they would lock themselves out mid-task. */
-export function refuseSelf(actor: RequestActor, memberId: string, doing: string) {
-  if (actor.member_id === memberId) throw conflict(`You cannot ${doing} yourself.`);
-}
 
 /**
  * An organization keeps at least one ADMINISTRATOR or SUPERVISOR who is not banned, so someone

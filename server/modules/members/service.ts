@@ -10,15 +10,16 @@ import type { MembersTable } from '../../db/schema';
 import { z } from 'zod';
 import { memberSchema, type Member, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
 import type { RequestActor } from '../../auth/actor';
-import { authorize } from '../../auth/authorize';
-import { readableOrganizationIds } from '../organizations/tree';
-import { audit } from '../audit/service';
+import { authorize, refuseWhen } from '../../access/authorize';
+import { memberRefusal } from '../../../common/policy';
+import { readableOrganizationIds } from '../../access/tree';
+import { audit } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import * as repo from './repository';
 import type { MemberRowWithOrganization } from './repository';
-import { keepAnAdministrator, refuseSelf } from './rules';
+import { keepAnAdministrator } from './rules';
 
 export const MISSING = 'Member not found.';
 
@@ -116,7 +117,7 @@ export async function saveMember(db: Db, actor: RequestActor, organizationId: st
 /** DELETE .../members/{memberId}. Not a ban: a trusted domain admits the person again at sign-in. */
 export async function removeMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, now: Date) {
   await authorize(db, actor, 'member.remove', organizationId, MISSING);
-  refuseSelf(actor, memberId, 'remove');
+  refuseWhen(memberRefusal(actor, 'member.remove', { member_id: memberId }));
   await db.transaction().execute(async (tx) => {
     await lockMember(tx, memberId);
     const row = await memberOf(tx, organizationId, memberId);
@@ -129,7 +130,7 @@ export async function removeMember(db: Db, actor: RequestActor, organizationId: 
 /** POST .../members/{memberId}/ban?note. The member is refused from their very next call (auth/actor.ts). */
 export async function banMember(db: Db, actor: RequestActor, organizationId: string, memberId: string, note: string | undefined, now: Date) {
   await authorize(db, actor, 'member.ban', organizationId, MISSING);
-  refuseSelf(actor, memberId, 'ban');
+  refuseWhen(memberRefusal(actor, 'member.ban', { member_id: memberId }));
   await db.transaction().execute(async (tx) => {
     await lockMember(tx, memberId);
     const row = await memberOf(tx, organizationId, memberId);

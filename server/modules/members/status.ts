@@ -6,8 +6,8 @@
 import type { Db } from '../../db/database';
 import type { MemberStatus } from '../../../common/schemas/member';
 import type { RequestActor } from '../../auth/actor';
-import { authorize } from '../../auth/authorize';
-import { readableOrganizationIds } from '../organizations/tree';
+import { authorize } from '../../access/authorize';
+import { readableOrganizationIds } from '../../access/tree';
 import * as repo from './repository';
 import { MISSING, memberOf } from './service';
 

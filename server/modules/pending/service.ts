@@ -7,23 +7,17 @@
  * encoded by the response schema, as UTF-8 bytes, so a call that finds them costs no query beyond
  * the epoch and no serializing of 200 objects (that was most of a call's time under load).
  */
-import { z } from 'zod';
 import type { Actor } from '../../../common/policy';
-import { certificateSummarySchema } from '../../../common/schemas/certificate';
 import type { PendingQuery } from '../../../common/schemas/pending';
 import type { Queryable } from '../../db/database';
 import { organizationsKey } from '../../db/count-cache';
-import { cachedPage, encodeJson, readDataEpoch, type JsonPage } from '../../db/page-cache';
-import { readableOrganizationIds } from '../organizations/tree';
-import { listPendingCertificates } from '../certificates/repository';
-import { toSummary } from '../certificates/service';
-import { listPendingLicenses } from '../licenses/repository';
-import { licensePage } from '../licenses/service';
+import { cachedPage, readDataEpoch, type JsonPage } from '../../db/page-cache';
+import { readableOrganizationIds } from '../../access/tree';
+import * as certificates from '../certificates/service';
+import * as licenses from '../licenses/service';
 import { nextExpiry } from './repository';
 
 export type PendingKind = 'approval' | 'acknowledgement';
-
-const certificateList = z.array(certificateSummarySchema);
 
 /** The answer of GET /api/approve (approval) or GET /api/acknowledge, as the bytes of its JSON. */
 export async function pendingJson(db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number }, kind: PendingKind, query: PendingQuery, now: Date): Promise<Buffer> {
@@ -32,26 +26,22 @@ export async function pendingJson(db: Queryable, actor: Actor & { epoch?: number
   const key = (list: string, offset: number) => `${kind} ${list} ${organizationsKey(organizations)} ${offset} ${query.limit}`;
   // Approvals do not read the clock; acknowledgements change when the next row expires.
   const until = (list: 'certificates' | 'licenses') => (kind === 'acknowledgement' ? () => nextExpiry(db, list, now) : undefined);
-  const [certificates, licenses] = await Promise.all([
-    cachedPage(db, epoch, key('certificates', query.certificatesOffset), now, async () => {
-      const { rows, total } = await listPendingCertificates(db, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit });
-      return { json: encodeJson(certificateList, rows.map(toSummary)), total };
-    }, until('certificates')),
-    cachedPage(db, epoch, key('licenses', query.licensesOffset), now, async () => {
-      const { rows, total } = await listPendingLicenses(db, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit });
-      return licensePage(rows, total, now);
-    }, until('licenses')),
+  const [certificatePage, licensePage] = await Promise.all([
+    cachedPage(db, epoch, key('certificates', query.certificatesOffset), now, () =>
+      certificates.pendingPage(db, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit }), until('certificates')),
+    cachedPage(db, epoch, key('licenses', query.licensesOffset), now, () =>
+      licenses.pendingPage(db, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit }), until('licenses')),
   ]);
   // Bytes, not text: 100 kB of text would be encoded to UTF-8 again on every call. The whole answer
   // is kept with the certificate page too, while the license page is the same: a call allocates nothing.
-  const kept = answers.get(certificates);
-  if (kept?.licenses === licenses) return kept.body;
+  const kept = answers.get(certificatePage);
+  if (kept?.licenses === licensePage) return kept.body;
   const body = Buffer.concat([
-    Buffer.from('{"certificates":'), certificates.json,
-    Buffer.from(`,"certificates_total":${certificates.total},"licenses":`), licenses.json,
-    Buffer.from(`,"licenses_total":${licenses.total}}`),
+    Buffer.from('{"certificates":'), certificatePage.json,
+    Buffer.from(`,"certificates_total":${certificatePage.total},"licenses":`), licensePage.json,
+    Buffer.from(`,"licenses_total":${licensePage.total}}`),
   ]);
-  answers.set(certificates, { licenses, body });
+  answers.set(certificatePage, { licenses: licensePage, body });
   return body;
 }
 

@@ -3,9 +3,9 @@
  * DEVOPS of the operator organization. Anything else: 401 for a bad token, 403 for a wrong caller.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SCREENS } from '../../../common/policy';
 import { authenticateMember, bearerToken } from '../../auth/hook';
-import { forbidden, unauthorized } from '../../errors';
+import { authorizeGlobal } from '../../access/authorize';
+import { unauthorized } from '../../errors';
 import { isApiToken, verifyApiToken } from '../tokens/api-tokens';
 
 export const PISTON_GROUP = 'piston_export';
@@ -19,6 +19,6 @@ export async function authenticateGateway(api: FastifyInstance, request: Fastify
     return;
   }
   const actor = await authenticateMember(api, request, token);
-  if (!SCREENS.piston(actor)) throw forbidden('Only DEVOPS of the operator organization and gateway tokens may pull the exports.');
+  authorizeGlobal(actor, 'piston.export', 'Only DEVOPS of the operator organization and gateway tokens may pull the exports.');
   request.actor = actor;
 }

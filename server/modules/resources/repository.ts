@@ -1,6 +1,7 @@
 /** Resource queries. Grants matter only for RESTRICTED resources (DECISIONS.md "Resources"). */
 import type { Queryable } from '../../db/database';
-import type { ResourceRow } from '../../db/schema';
+import type { Insertable, Updateable } from 'kysely';
+import type { ResourceRow, ResourcesTable } from '../../db/schema';
 import type { Resource } from '../../../common/schemas/resource';
 import { containsIgnoringCase } from '../../db/text-filter';
 
@@ -55,4 +56,21 @@ export async function ordinalTaken(db: Queryable, ordinal: number, exceptId?: st
   let q = db.selectFrom('resources').select('resource_id').where('ordinal', '=', ordinal);
   if (exceptId) q = q.where('resource_id', '!=', exceptId);
   return !!(await q.executeTakeFirst());
+}
+
+export async function insertResource(db: Queryable, row: Insertable<ResourcesTable>) {
+  await db.insertInto('resources').values(row).execute();
+}
+
+export async function updateResource(db: Queryable, resourceId: string, changes: Updateable<ResourcesTable>) {
+  await db.updateTable('resources').set(changes).where('resource_id', '=', resourceId).execute();
+}
+
+export async function deleteResource(db: Queryable, resourceId: string) {
+  await db.deleteFrom('resources').where('resource_id', '=', resourceId).execute();
+}
+
+export async function setGrant(db: Queryable, resourceId: string, organizationId: string, granted: boolean) {
+  if (granted) await db.insertInto('resource_grants').values({ resource_id: resourceId, organization_id: organizationId }).execute();
+  else await db.deleteFrom('resource_grants').where('resource_id', '=', resourceId).where('organization_id', '=', organizationId).execute();
 }

@@ -5,11 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
-import { can, SCREENS, type Action } from '../../../common/policy';
+import { can, canOnOperator, type Action } from '../../../common/policy';
 import type { ResourceInput } from '../../../common/schemas/resource';
-import { authorize, authorizeOperator, operatorTargetOf } from '../../auth/authorize';
-import { loadTarget } from '../organizations/tree';
-import { audit } from '../audit/service';
+import { authorize, authorizeGlobal, authorizeOperator } from '../../access/authorize';
+import { CATALOGUE_REFUSAL } from '../../access/target-guard';
+import { loadTarget } from '../../access/tree';
+import { audit } from '../../db/audit';
 import { lockRow } from '../../db/lock';
 import { conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
@@ -17,8 +18,8 @@ import * as repo from './repository';
 const MISSING = 'Resource not found.';
 
 /** The catalogue is for operator staff only (SPEC.md §2: admin Resources, operator organization only). */
-export function requireOperatorStaff(actor: RequestActor) {
-  if (!SCREENS.resources(actor)) throw forbidden('Only staff of the operator organization manage resources.');
+function requireOperatorStaff(actor: RequestActor) {
+  authorizeGlobal(actor, 'resource.read', CATALOGUE_REFUSAL);
 }
 
 function requireOnOperator(actor: RequestActor, action: Action) {
@@ -55,14 +56,14 @@ export async function createResource(db: Db, actor: RequestActor, input: Resourc
   await db.transaction().execute(async (tx) => {
     const ordinal = input.ordinal ?? (await repo.nextOrdinal(tx));
     await checkOrdinal(tx, ordinal);
-    await tx.insertInto('resources').values({ resource_id: resourceId, ...input, ordinal, description: input.description ?? null }).execute();
+    await repo.insertResource(tx, { resource_id: resourceId, ...input, ordinal, description: input.description ?? null });
     await audit(tx, { reason: 'RESOURCE_CREATED', message: `Created resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
   });
   return (await repo.findResource(db, resourceId))!;
 }
 
 export async function updateResource(db: Db, actor: RequestActor, resourceId: string, input: ResourceInput, now: Date) {
-  const operatorId = requireOnOperator(actor, 'resource.create');
+  const operatorId = requireOnOperator(actor, 'resource.update');
   await db.transaction().execute(async (tx) => {
     const existing = await repo.findResource(tx, resourceId);
     if (!existing) throw notFound(MISSING);
@@ -71,19 +72,19 @@ export async function updateResource(db: Db, actor: RequestActor, resourceId: st
     // Saving what is already there changes nothing, so it writes nothing and journals nothing.
     if (Object.entries(changes).every(([key, value]) => existing[key as keyof typeof existing] === value)) return;
     await checkOrdinal(tx, ordinal, resourceId);
-    await tx.updateTable('resources').set(changes).where('resource_id', '=', resourceId).execute();
+    await repo.updateResource(tx, resourceId, changes);
     await audit(tx, { reason: 'RESOURCE_SAVED', message: `Saved resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
   });
   return (await repo.findResource(db, resourceId))!;
 }
 
 export async function deleteResource(db: Db, actor: RequestActor, resourceId: string, now: Date) {
-  const operatorId = requireOnOperator(actor, 'resource.create');
+  const operatorId = requireOnOperator(actor, 'resource.delete');
   await db.transaction().execute(async (tx) => {
     if (!(await lockRow(tx, 'resources', 'resource_id', resourceId))) throw notFound(MISSING);
     const existing = await repo.findResource(tx, resourceId);
     if (!existing) throw notFound(MISSING);
-    await tx.deleteFrom('resources').where('resource_id', '=', resourceId).execute();
+    await repo.deleteResource(tx, resourceId);
     await audit(tx, { reason: 'RESOURCE_REMOVED', message: `Removed resource ${existing.resource_name} (${existing.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
   });
 }
@@ -98,8 +99,7 @@ export async function setGrant(db: Db, actor: RequestActor, resourceId: string, 
   const organization = await loadTarget(db, organizationId).catch(() => {
     throw notFound('Organization not found.');
   });
-  const operator = operatorTargetOf(actor);
-  if (!(operator && can(actor, 'resource.grant', operator)) && !can(actor, 'resource.toggleOrganization', organization)) {
+  if (!canOnOperator(actor, 'resource.grant') && !can(actor, 'resource.toggleOrganization', organization)) {
     throw forbidden('Your roles do not allow granting resources.');
   }
   await db.transaction().execute(async (tx) => {
@@ -113,8 +113,7 @@ export async function setGrant(db: Db, actor: RequestActor, resourceId: string, 
     const has = resource.organizations.some((o) => o.organization_id === organizationId);
     if (has && granted) throw conflict(`${resource.resource_name} is already granted to this organization.`);
     if (!has && !granted) throw conflict(`${resource.resource_name} is not granted to this organization.`);
-    if (granted) await tx.insertInto('resource_grants').values({ resource_id: resourceId, organization_id: organizationId }).execute();
-    else await tx.deleteFrom('resource_grants').where('resource_id', '=', resourceId).where('organization_id', '=', organizationId).execute();
+    await repo.setGrant(tx, resourceId, organizationId, granted);
     await audit(tx, {
       reason: granted ? 'RESOURCE_GRANTED' : 'RESOURCE_REVOKED',
       message: `${granted ? 'Granted' : 'Revoked'} resource ${resource.resource_name} ${granted ? 'to' : 'from'} this organization.`,

@@ -6,9 +6,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tokenRequestSchema } from '../../../common/schemas/token';
 import { actorOf } from '../../auth/hook';
-import { authorizeOperator } from '../../auth/authorize';
-import { TOKEN_REFUSAL } from '../../auth/target-guard';
-import { audit } from '../audit/service';
+import { authorizeOperator } from '../../access/authorize';
+import { TOKEN_REFUSAL } from '../../access/target-guard';
+import { audit } from '../../db/audit';
 import { signApiToken } from './api-tokens';
 
 export const tokenRoutes: FastifyPluginAsyncZod = async (api) => {

@@ -11,8 +11,8 @@ import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { useHashTab } from '../../components/useHashTab';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
-import { useAllowedHere } from '../../lib/actor';
-import { useProfile } from '../../lib/session';
+import { memberRefusal } from '../../../common/policy';
+import { useActor, useAllowedHere } from '../../lib/actor';
 import { useMember } from './api/get-member';
 import { CertificatesTab } from './components/CertificatesTab';
 import { ContactTab } from './components/ContactTab';
@@ -26,7 +26,6 @@ const TABS = ['contact', 'certificates', 'roles'] as const;
 export default function MemberDetailsPage() {
   const { orgId, organization } = useRouteOrganization();
   const { memberId = '' } = useParams();
-  const profile = useProfile();
   const [tab, setTab] = useHashTab(TABS);
   const { data: member, isPending, isError } = useMember({ organizationId: orgId, memberId });
 
@@ -36,7 +35,11 @@ export default function MemberDetailsPage() {
   const canRemove = useAllowedHere('member.remove');
   const canAssign = useAllowedHere('role.assign');
   const canUnassign = useAllowedHere('role.unassign');
-  const self = profile?.member_id === memberId;
+  // Nobody bans or removes themselves (common/policy.ts memberRefusal).
+  const actor = useActor();
+  const banRefused = !!memberRefusal(actor, 'member.ban', { member_id: memberId });
+  const removeRefused = !!memberRefusal(actor, 'member.remove', { member_id: memberId });
+  const self = banRefused || removeRefused;
 
   if (isPending) return <Loading />;
   if (isError || !member) {

@@ -16,10 +16,10 @@ import { AnchorLink, ButtonLink } from '../../../components/Link';
 import { Loading } from '../../../components/Loading';
 import { Page } from '../../../components/Page';
 import { useHashTab } from '../../../components/useHashTab';
-import { allowedIn } from '../../../lib/actor';
+import { organizationRefusal } from '../../../../common/policy';
+import { allowedIn, useActor } from '../../../lib/actor';
 import { organizationPath as sectionPath } from '../../../lib/navigation';
 import { notifySuccess } from '../../../lib/notifications';
-import { useProfile } from '../../../lib/session';
 import { OrganizationResourcesTab } from '../resources/OrganizationResourcesTab';
 import { useBanOrganization, useUnbanOrganization } from './api/ban-organization';
 import { OrganizationDetailsForm } from './OrganizationDetailsForm';
@@ -29,13 +29,13 @@ const TABS = ['organization', 'resources'] as const;
 
 function BanActions({ organization }: { organization: Organization }) {
   const [opened, setOpened] = useState(false);
-  const profile = useProfile();
+  const actor = useActor();
   const ban = useBanOrganization();
   const unban = useUnbanOrganization();
   const name = organization.organization_name;
   const banned = !!organization.date_organization_banned;
-  // The operator and one's own organization are never banned (the server refuses it too).
-  const bannable = organization.organization_role !== 'OPERATOR' && organization.organization_id !== profile?.organization_id;
+  // The operator and one's own organization are never banned (common/policy.ts organizationRefusal).
+  const bannable = !organizationRefusal(actor, 'organization.ban', organization);
 
   if (banned) {
     if (!allowedIn(organization, 'organization.unban')) return null;

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { Anchor, Group, Table, VisuallyHidden } from '@mantine/core';
 import { IconExternalLink, IconPlus } from '@tabler/icons-react';
 import { label } from '../../../../common/enums';
-import { can } from '../../../../common/policy';
+import { can, childOf } from '../../../../common/policy';
 import { normalizeWebsite, type Organization } from '../../../../common/schemas/organization';
 import { useOrganizations } from '../../../api/get-organizations';
 import { WithBannedBadge } from '../../../components/BanNotice';
@@ -71,7 +71,7 @@ export default function AdminOrganizationsPage() {
   const { filter, page, offset, setFilter, setPage } = useListSearch(PAGE_SIZE);
   const organizations = useOrganizations({ filter: filter || undefined, offset, limit: PAGE_SIZE });
   // Creating places the organization below the member's own by default: may they act there?
-  const canCreate = !!actor && can(actor, 'organization.create', { organization_id: '', ancestor_ids: [actor.organization_id] });
+  const canCreate = !!actor && can(actor, 'organization.create', childOf({ organization_id: actor.organization_id, ancestor_ids: [] }));
 
   return (
     <Page

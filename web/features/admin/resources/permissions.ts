@@ -2,31 +2,20 @@
  * Resources are global, so the rules of SPEC.md §6 for them target the operator organization
  * itself (docs/decisions.md "Permissions"). The server decides; these only show or hide controls.
  */
-import { ACTIONS, can, SCREENS, type Actor, type TargetOrganization } from '../../../../common/policy';
+import { ACTIONS, canGlobally, canOnOperator, type Actor } from '../../../../common/policy';
 import type { Role } from '../../../../common/enums';
 import type { Organization } from '../../../../common/schemas/organization';
 
-function operatorTarget(actor: Actor | null): TargetOrganization | null {
-  const id =
-    actor?.roles.find((a) => a.organization_role === 'OPERATOR')?.organization_id ??
-    (actor?.organization_role === 'OPERATOR' ? actor.organization_id : undefined);
-  return id ? { organization_id: id, ancestor_ids: [] } : null;
-}
-
-/** Create, save and delete resources: SUPERVISOR or DEVOPS of the operator. */
+/** Create, save and delete resources: SUPERVISOR or DEVOPS of the operator (one set of roles for the three). */
 export function canEditResources(actor: Actor | null): boolean {
-  const target = operatorTarget(actor);
-  return !!target && can(actor, 'resource.create', target);
+  return canOnOperator(actor, 'resource.create') && canOnOperator(actor, 'resource.update') && canOnOperator(actor, 'resource.delete');
 }
 
 /** Grant on the resource screen: SUPERVISOR or ADMINISTRATOR of the operator, scope not MANAGED. */
-export function canGrantResources(actor: Actor | null): boolean {
-  const target = operatorTarget(actor);
-  return !!target && can(actor, 'resource.grant', target);
-}
+export const canGrantResources = (actor: Actor | null): boolean => canOnOperator(actor, 'resource.grant');
 
 /** Only operator staff may read the whole catalogue (GET /api/resources). */
-export const canListResources = (actor: Actor | null): boolean => SCREENS.resources(actor);
+export const canListResources = (actor: Actor | null): boolean => canGlobally(actor, 'resource.read');
 
 /**
  * Toggle an organization's access on its Resources tab: operator staff with a SUPERVISOR or

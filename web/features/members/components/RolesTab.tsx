@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { Button, Group, Select, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
-import { assignableRoles, grantableBy } from '../../../../common/policy';
+import { assignableRoles, grantableBy, memberRefusal } from '../../../../common/policy';
 import { useActor } from '../../../lib/actor';
 import { useCurrentOrganization } from '../../../lib/session';
 import type { Member, MemberRole } from '../../../../common/schemas/member';
@@ -109,7 +109,8 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
   const [scope, setScope] = useState<Scope | null>(null);
   const assign = useAssignRole();
   const assignable = assignableRoles(organizationRole);
-  const operator = organizationRole === 'OPERATOR';
+  // Operator members are the ones offered the operator's roles (common/policy.ts assignableRoles).
+  const operator = assignable.includes('DEVOPS');
   // The server decides (common/policy.ts canGrant); this only greys out what it would refuse.
   const grantable = grantableBy(useCurrentOrganization()?.roles.map((a) => a.role) ?? []);
 
@@ -174,7 +175,8 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
 
 export function RolesTab({ member, organizationRole, canAssign, canUnassign }: RolesTabProps) {
   const { data, isPending, isError } = useMemberRoles({ organizationId: member.organization_id, memberId: member.member_id });
-  const self = useActor()?.member_id === member.member_id;
+  // Nobody gives themselves a role (common/policy.ts memberRefusal, canGrant).
+  const self = !!memberRefusal(useActor(), 'role.assign', member);
 
   return (
     <Stack gap="lg">

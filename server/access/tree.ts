@@ -4,10 +4,11 @@
  * Recursive CTEs, so SQLite and PostgreSQL answer it in one query each.
  */
 import { sql } from 'kysely';
-import type { Queryable } from '../../db/database';
-import type { Actor, TargetOrganization } from '../../../common/policy';
-import { notFound } from '../../errors';
-import { epochCache } from '../../db/access-epoch';
+import type { Queryable } from '../db/database';
+import type { Actor, TargetOrganization } from '../../common/policy';
+import { notFound } from '../errors';
+import { epochCache } from '../db/access-epoch';
+import { isPlainText } from '../../common/schemas/text';
 
 /**
  * The target with its ancestors, nearest first; 404 when there is no such organization. With the
@@ -18,6 +19,8 @@ export async function loadTarget(db: Queryable, organizationId: string, epoch?: 
 }
 
 async function queryTarget(db: Queryable, organizationId: string): Promise<TargetOrganization> {
+  // An id no organization can have (a control character, which PostgreSQL refuses to compare) is missing.
+  if (!isPlainText(organizationId)) throw notFound('Organization not found.');
   const rows = await db
     .withRecursive('chain(organization_id, parent_organization_id, depth)', (qb) =>
       qb

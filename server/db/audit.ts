@@ -2,7 +2,7 @@
  * The one audit path. Services call `audit` inside the transaction of their change, so a change
  * and its record are committed together or not at all. Nothing updates or deletes records.
  */
-import type { Queryable } from '../../db/database';
+import type { Queryable } from './database';
 
 /** Reason codes, one per kind of change; the journal filters on them. */
 export type AuditReason =

@@ -1,10 +1,10 @@
 /** Demo licenses in every state for Contoso and Northwind (issue "Licenses, license keys, master secret"). */
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/database';
-import type { DemoContext } from '../../../scripts/seed-data';
-import type { LicenseScope } from '../../../common/enums';
-import { licenseValidUntil, startOfUtcDay } from '../../../common/status';
-import { insertLicense, updateLicense } from './repository';
+import type { Tx } from '../db/database';
+import type { DemoContext } from './context';
+import type { LicenseScope } from '../../common/enums';
+import { licenseValidUntil, startOfUtcDay } from '../../common/status';
+import { insertLicense, updateLicense } from '../modules/licenses/repository';
 
 const DAY = 86_400_000;
 

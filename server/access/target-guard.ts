@@ -6,14 +6,13 @@
  * first that would hide a missing check (test/api/authorization-matrix.test.ts proves it).
  *
  * This only answers earlier what the services answer anyway, with the same status and message:
- * every service still authorizes its own action (auth/authorize.ts). Routes that read no input (a
+ * every service still authorizes its own action (access/authorize.ts). Routes that read no input (a
  * GET without a query) need no early answer and are left to their service.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
-import { requireOperatorStaff } from '../modules/resources/service';
-import { authorize, authorizeOperator } from './authorize';
-import type { RequestActor } from './actor';
+import { authorize, authorizeGlobal, authorizeOperator } from './authorize';
+import type { RequestActor } from '../auth/actor';
 import { isPlainText } from '../../common/schemas/text';
 
 /** The services' own answers for an id they do not show (their MISSING texts). */
@@ -24,6 +23,8 @@ const LICENSE = 'License not found.';
 /** The refusals of the operator-only routes outside the resources catalogue (their routes' texts). */
 export const TOKEN_REFUSAL = 'Only SUPERVISOR or DEVOPS staff of the operator may create tokens.';
 export const SECRET_REFUSAL = 'Only DevOps staff of the operator may provide the master secret.';
+/** The refusal of the resources catalogue (resources/service.ts gives the same). */
+export const CATALOGUE_REFUSAL = 'Only staff of the operator organization manage resources.';
 
 type Guard = (db: Db, actor: RequestActor, params: Record<string, string>) => Promise<unknown> | void;
 
@@ -48,7 +49,7 @@ export function guardOf(url: string): Guard | null {
     return async (db, actor, params) =>
       authorize(db, actor, 'read', (await organizationOf(db, 'certificates', 'distinguished_name', params.dn))?.organization_id ?? '', CERTIFICATE);
   }
-  if (url === '/api/resources' || url.startsWith('/api/resources/')) return (_db, actor) => requireOperatorStaff(actor);
+  if (url === '/api/resources' || url.startsWith('/api/resources/')) return (_db, actor) => authorizeGlobal(actor, 'resource.read', CATALOGUE_REFUSAL);
   if (url === '/api/token') return (_db, actor) => void authorizeOperator(actor, 'admin.token', TOKEN_REFUSAL);
   if (url === '/api/admin/mastersecret') return (_db, actor) => void authorizeOperator(actor, 'admin.secret', SECRET_REFUSAL);
   return null;

@@ -1,8 +1,8 @@
 /** Demo resources of each type and access; the RESTRICTED ones partly granted to Contoso. */
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/database';
-import type { DemoContext } from '../../../scripts/seed-data';
-import type { ResourceAccess, ResourceType } from '../../../common/enums';
+import type { Tx } from '../db/database';
+import type { DemoContext } from './context';
+import type { ResourceAccess, ResourceType } from '../../common/enums';
 
 const DEMO: Array<{ name: string; type: ResourceType; access: ResourceAccess; path: string; location: string; description: string; grants?: string[] }> = [
   { name: 'Release notes', type: 'STATIC_CONTENT', access: 'PUBLIC', path: '/docs/**', location: '/srv/portal/docs', description: 'Product documentation and release notes' },

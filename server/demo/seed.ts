@@ -4,12 +4,13 @@
  * Each capability adds its demo records through `demoSeeders`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db, Tx } from '../server/db/database';
-import type { OrganizationRole, Role, Scope } from '../common/enums';
-import { hashPassword } from '../server/auth/idp/passwords';
-import { seedCertificates } from '../server/modules/certificates/demo';
-import { seedLicenses } from '../server/modules/licenses/demo';
-import { seedResources } from '../server/modules/resources/demo';
+import type { Db, Tx } from '../db/database';
+import type { OrganizationRole, Role, Scope } from '../../common/enums';
+import { hashPassword } from '../auth/idp/passwords';
+import type { DemoContext } from './context';
+import { seedCertificates } from './certificates';
+import { seedLicenses } from './licenses';
+import { seedResources } from './resources';
 
 export const DEMO_PASSWORD = 'portal-demo';
 
@@ -53,16 +54,10 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 ];
 
 /** What the foundation seed made, for the seeders of later capabilities. */
-export interface DemoContext {
-  now: Date;
-  organizations: Record<string, string>;
-  members: Record<string, string>;
-}
-
-export type DemoSeeder = (tx: Tx, context: DemoContext) => Promise<void>;
+export type { DemoContext } from './context';
 
 /** Each capability's demo records, seeded after the organizations and members they refer to. */
-const demoSeeders: DemoSeeder[] = [seedCertificates, seedResources, seedLicenses];
+const demoSeeders: Array<(tx: Tx, context: DemoContext) => Promise<void>> = [seedCertificates, seedResources, seedLicenses];
 
 export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
   const existing = await db.selectFrom('organizations').select('organization_id').limit(1).executeTakeFirst();

@@ -1,9 +1,9 @@
 /** Demo certificates in every state, made at seed time with real keys (issue "Certificates"). */
-import type { Tx } from '../../db/database';
-import type { DemoContext } from '../../../scripts/seed-data';
-import { makeCertificate } from '../../../scripts/make-certificate';
-import { parseCertificatePem } from './x509';
-import { insertCertificate } from './repository';
+import type { Tx } from '../db/database';
+import type { DemoContext } from './context';
+import { makeCertificate } from '../../scripts/make-certificate';
+import { parseCertificatePem } from '../modules/certificates/x509';
+import { insertCertificate } from '../modules/certificates/repository';
 
 const DAY = 86_400_000;
 
