@@ -236,3 +236,30 @@ export function assignableRoles(memberOrganizationRole: OrganizationRole): Role[
   const operator = memberOrganizationRole === 'OPERATOR';
   return ['ADMINISTRATOR', 'ISSUER', 'MEMBER', ...(operator ? (['APPROVER', 'SUPERVISOR', 'DEVOPS'] as Role[]) : [])];
 }
+
+/**
+ * The actions each kind of object answers with in its `abilities` (Outline's pattern): what this
+ * caller may do to it by the rules above (roles, scope, rules beyond roles), computed on the server
+ * with `can`. The object's state (already approved, expired …) is common/status.ts's, not listed here.
+ */
+export const OBJECT_ACTIONS = {
+  certificate: ['certificate.approve', 'certificate.revoke', 'certificate.remove', 'certificate.editDescription', 'certificate.acknowledgeExpiry'],
+  license: ['license.approve', 'license.reject', 'license.renew', 'license.acknowledgeExpiry'],
+  member: ['member.save', 'member.ban', 'member.unban', 'member.remove', 'role.assign', 'role.unassign'],
+  /** Everything that targets an organization: its own changes and what may be made in it. */
+  organization: (Object.keys(ACTIONS) as Action[]).filter((a) => !OPERATOR_ONLY.has(a)),
+  resource: ['resource.update', 'resource.delete', 'resource.grant'],
+} as const satisfies Record<string, readonly Action[]>;
+
+/** The `abilities` of an object of an organization: the listed actions the actor may take on it. */
+export function abilitiesOn(
+  actor: Actor | null | undefined, actions: readonly Action[], target: TargetOrganization, refusal?: (action: Action) => string | null,
+): Action[] {
+  return actions.filter((action) => can(actor, action, target) && !refusal?.(action));
+}
+
+/** The `abilities` of a resource of the operator's global catalogue. */
+export function resourceAbilities(actor: Actor | null | undefined): Action[] {
+  return OBJECT_ACTIONS.resource.filter((action) => canOnOperator(actor, action));
+}
+

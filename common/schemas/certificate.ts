@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
 import { text } from './text';
 
@@ -17,6 +18,7 @@ export const certificateSummarySchema = z.object({
   date_created: z.string(),
   organization_id: z.string(),
   organization_name: z.string(),
+  abilities: abilitiesOf('certificate'),
 });
 export type CertificateSummary = z.infer<typeof certificateSummarySchema>;
 

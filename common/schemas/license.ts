@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
 import { text } from './text';
 import { LICENSE_SCOPES } from '../enums';
@@ -32,6 +33,7 @@ export const licenseSchema = z.object({
   organization_name: z.string(),
   date_created: z.string(),
   extended_by: licenseExtensionSchema.nullable(),
+  abilities: abilitiesOf('license'),
 });
 export type License = z.infer<typeof licenseSchema>;
 

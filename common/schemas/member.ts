@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
 import { ROLES, SCOPES } from '../enums';
 import { paging } from './lists';
@@ -30,6 +31,7 @@ export const memberSchema = z.object({
   organization_id: z.string(),
   organization_name: z.string(),
   roles: z.array(memberRoleSchema),
+  abilities: abilitiesOf('member'),
 });
 export type Member = z.infer<typeof memberSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
 import { idText, text } from './text';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
@@ -24,6 +25,7 @@ export const organizationSchema = z.object({
   ban_note: z.string().nullable(),
   date_organization_banned: z.string().nullable(),
   roles: z.array(appliedRoleSchema),
+  abilities: abilitiesOf('organization'),
 });
 export type Organization = z.infer<typeof organizationSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
 import { text } from './text';
 import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../enums';
@@ -65,6 +66,7 @@ export const resourceSchema = z.object({
   location: z.string(),
   description: z.string().nullable(),
   organizations: z.array(resourceOrganizationSchema),
+  abilities: abilitiesOf('resource'),
 });
 export type Resource = z.infer<typeof resourceSchema>;
 

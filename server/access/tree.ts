@@ -49,11 +49,18 @@ async function queryTarget(db: Queryable, organizationId: string): Promise<Targe
  * or 'all' for operator staff whose scope reaches every organization.
  */
 export async function readableOrganizationIds(db: Queryable, actor: Actor & { epoch?: number }): Promise<'all' | string[]> {
-  return epochCache<'all' | string[]>(db, 'readable').through(rolesKey(actor), actor.epoch, () => queryReadable(db, actor));
+  return epochCache<'all' | string[]>(db, 'readable').through(readableKey(actor), actor.epoch, () => queryReadable(db, actor));
 }
 
-/** Actors with the same assignments read the same organizations. */
-const rolesKey = (actor: Actor) => actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.scope}`).sort().join(' ');
+/**
+ * Actors with the same assignments may do the same everywhere (abilities in kept pages). Their role
+ * is part of it; which organizations they read depends on organization and scope alone (readableKey).
+ */
+export const rolesKey = (actor: Actor) =>
+  actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.role}/${a.scope}`).sort().join(' ');
+
+/** Actors whose assignments sit in the same organizations with the same scopes read the same organizations. */
+const readableKey = (actor: Actor) => actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.scope}`).sort().join(' ');
 
 async function queryReadable(db: Queryable, actor: Actor): Promise<'all' | string[]> {
   const own = actor.roles.filter((a) => a.scope !== 'MANAGED').map((a) => a.organization_id);

@@ -5,8 +5,7 @@
  */
 import { useMemo } from 'react';
 import { useParams } from 'react-router';
-import { ACTIONS, type Action, type Actor, type Assignment } from '../../common/policy';
-import type { Role } from '../../common/enums';
+import type { Action, Actor, Assignment } from '../../common/policy';
 import type { Profile } from '../../common/schemas/profile';
 import type { Organization } from '../../common/schemas/organization';
 import { useCurrentOrganization, useSession } from './session';
@@ -42,14 +41,11 @@ export function useActor(): Actor | null {
 }
 
 /**
- * "May I do this here?" for an action on an object of this organization. Its `roles` are the
- * caller's assignments that apply to it (the server computed the scope rule), so one role listed
- * for the action in SPEC.md §6 is enough. Only for organization-scoped actions: the operator-only
- * and scope-restricted ones (resources, admin) need `can` with the whole actor.
+ * "May I do this here?" for an action in an organization: the `abilities` the server computed for
+ * the caller on it (common/policy.ts), so the screens copy no rule.
  */
-export function allowedIn(organization: Pick<Organization, 'roles'> | null | undefined, action: Action): boolean {
-  const allowed: readonly Role[] = ACTIONS[action];
-  return !!organization?.roles.some((assignment) => allowed.includes(assignment.role));
+export function allowedIn(organization: Pick<Organization, 'abilities'> | null | undefined, action: Action): boolean {
+  return !!organization?.abilities.includes(action);
 }
 
 /** `allowedIn` for the organization of the current /organizations/:orgId/... route (false until it is loaded). */

@@ -5,14 +5,15 @@
 import type { Db, Queryable } from '../../db/database';
 import { memberOf } from '../members/service';
 import type { RequestActor } from '../../auth/actor';
-import type { Action } from '../../../common/policy';
+import { abilitiesOn, OBJECT_ACTIONS, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
+import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
 import { certificateSummarySchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
 import { textProblem } from '../../../common/schemas/text';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
-import { readableOrganizationIds } from '../../access/tree';
+import { readableOrganizationIds, rolesKey } from '../../access/tree';
 import { audit, type AuditReason } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
@@ -24,7 +25,8 @@ import type { CertificateDetailRow, CertificateListRow } from './repository';
 
 const MISSING = 'Certificate not found.';
 
-export function toSummary(row: CertificateListRow | CertificateDetailRow): CertificateSummary {
+/** A certificate as the lists show it, with what the caller may do to it (access/abilities.ts). */
+export function toSummary(row: CertificateListRow | CertificateDetailRow, abilities: Action[]): CertificateSummary {
   return {
     distinguished_name: row.distinguished_name,
     description: row.description,
@@ -37,12 +39,13 @@ export function toSummary(row: CertificateListRow | CertificateDetailRow): Certi
     date_created: row.date_created,
     organization_id: row.organization_id,
     organization_name: row.organization_name,
+    abilities,
   };
 }
 
-function toCertificate(row: CertificateDetailRow): Certificate {
+function toCertificate(row: CertificateDetailRow, target: TargetOrganization, actor: Actor): Certificate {
   return {
-    ...toSummary(row),
+    ...toSummary(row, abilitiesOn(actor, OBJECT_ACTIONS.certificate, target)),
     approver: row.approver_member_id && row.approver_name ? { member_id: row.approver_member_id, name: row.approver_name } : null,
     certificate_pem: row.certificate_pem,
     serial_number: row.serial_number,
@@ -57,19 +60,26 @@ const summaries = z.array(certificateSummarySchema);
 /** One page of certificates as JSON, kept per data epoch (db/page-cache.ts): summaries do not read the clock. */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: repo.CertificateListQuery, now: Date): Promise<JsonPage> {
   const epoch = await readDataEpoch(db, actor);
-  const key = `certificates ${organizationsKey(organizations)} ${queryKey(query)}`;
+  // The rows' abilities are the same for everyone with the caller's assignments.
+  const key = `certificates ${organizationsKey(organizations)} ${rolesKey(actor)} ${queryKey(query)}`;
   return cachedPage(db, epoch, key, now, async () => {
     const { rows, total } = await repo.listCertificates(db, organizations, query, now);
-    return { json: encodeJson(summaries, rows.map(toSummary)), total };
+    return encodePage(db, actor, rows, total);
   }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
+}
+
+async function encodePage(db: Queryable, actor: Actor & { epoch?: number }, rows: CertificateListRow[], total: number): Promise<JsonPage> {
+  const may = await abilitiesIn(db, actor, 'certificate', rows.map((r) => r.organization_id));
+  return { json: encodeJson(summaries, rows.map((row) => toSummary(row, may(row.organization_id)))), total };
 }
 
 /** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
 export async function pendingPage(
-  db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, paging: { offset: number; limit: number },
+  db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
+  paging: { offset: number; limit: number },
 ): Promise<JsonPage> {
   const { rows, total } = await repo.listPendingCertificates(db, organizations, kind, now, paging);
-  return { json: encodeJson(summaries, rows.map(toSummary)), total };
+  return encodePage(db, actor, rows, total);
 }
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
@@ -89,16 +99,16 @@ export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: s
 }
 
 export async function getCertificate(db: Db, actor: RequestActor, organizationId: string, dn: string): Promise<Certificate> {
-  await authorize(db, actor, 'read', organizationId, MISSING);
+  const target = await authorize(db, actor, 'read', organizationId, MISSING);
   const row = await repo.findCertificate(db, dn, organizationId);
   if (!row) throw notFound(MISSING);
-  return toCertificate(row);
+  return toCertificate(row, target, actor);
 }
 
 export async function uploadCertificate(
   db: Db, actor: RequestActor, organizationId: string, input: { description: string; certificate: string }, now: Date,
 ): Promise<Certificate> {
-  await authorize(db, actor, 'certificate.upload', organizationId);
+  const target = await authorize(db, actor, 'certificate.upload', organizationId);
   const parsed = parseCertificatePem(input.certificate);
   await db.transaction().execute(async (tx) => {
     const existing = await repo.findCertificate(tx, parsed.distinguished_name);
@@ -117,7 +127,7 @@ export async function uploadCertificate(
     });
     await audit(tx, { reason: 'CERTIFICATE_UPLOADED', message: `Uploaded certificate ${parsed.distinguished_name}.`, organization_id: organizationId, member_email: actor.email, now });
   });
-  return toCertificate((await repo.findCertificate(db, parsed.distinguished_name, organizationId))!);
+  return toCertificate((await repo.findCertificate(db, parsed.distinguished_name, organizationId))!, target, actor);
 }
 
 interface Transition {

@@ -110,7 +110,7 @@ describe.each(dialects)('licenses API on %s', (dialect) => {
         license_id: expect.any(String), license_name: name, license_scope: 'EVALUATION', date_valid_from: from, days_valid: 20,
         date_valid_until: new Date(Date.parse(from) + 20 * DAY).toISOString(), note: null, date_approved: null, date_rejected: null,
         date_expiry_acknowledged: null, days_left: 20, version: 1, organization_id: t.org.contoso, organization_name: 'Contoso',
-        date_created: t.clock.now().toISOString(), extended_by: null,
+        date_created: t.clock.now().toISOString(), extended_by: null, abilities: ['license.renew', 'license.acknowledgeExpiry'],
       });
       const record = await t.db.selectFrom('audit_records').selectAll().where('reason', '=', 'LICENSE_REQUESTED').where('message', 'like', `%${name}%`).executeTakeFirstOrThrow();
       expect(record).toMatchObject({ organization_id: t.org.contoso, member_email: ISSUER_C });

@@ -8,13 +8,14 @@ import { z } from 'zod';
 import type { Db, Queryable, Tx } from '../../db/database';
 import type { LicensesTable } from '../../db/schema';
 import type { RequestActor } from '../../auth/actor';
-import type { Action } from '../../../common/policy';
+import type { Action, Actor } from '../../../common/policy';
+import { abilitiesIn } from '../../access/abilities';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { DAY } from '../../../common/dates';
 import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
-import { readableOrganizationIds } from '../../access/tree';
+import { readableOrganizationIds, rolesKey } from '../../access/tree';
 import { audit, type AuditReason } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { organizationsKey } from '../../db/count-cache';
@@ -25,7 +26,8 @@ import type { LicenseRow } from './repository';
 const MISSING = 'License not found.';
 const MAX_NAME = 200;
 
-export function toLicense(row: LicenseRow, now: Date): License {
+/** A license as the API shows it, with what the caller may do to it (access/abilities.ts). */
+export function toLicense(row: LicenseRow, now: Date, abilities: Action[]): License {
   // A rejected successor extends nothing: the original is open for Renew or 'No renew' again.
   const successor = row.extended_by_license_id && !row.s_date_rejected ? row : null;
   return {
@@ -53,6 +55,7 @@ export function toLicense(row: LicenseRow, now: Date): License {
           date_approved: successor.s_date_approved ?? null,
         }
       : null,
+    abilities,
   };
 }
 
@@ -62,9 +65,9 @@ const licenses = z.array(licenseSchema);
  * A page of licenses as JSON with the instant it changes by time alone: of a license only
  * `days_left` reads the clock (toLicense; pending.test.ts fails if another field starts to).
  */
-export function licensePage(rows: LicenseRow[], total: number, now: Date): JsonPage {
+export function licensePage(rows: LicenseRow[], total: number, now: Date, may: (organizationId: string) => Action[]): JsonPage {
   return {
-    json: encodeJson(licenses, rows.map((row) => toLicense(row, now))),
+    json: encodeJson(licenses, rows.map((row) => toLicense(row, now, may(row.organization_id)))),
     total,
     changesAt: Math.min(Infinity, ...rows.map((row) => daysLeftChangesAt(row.date_valid_until, now))),
   };
@@ -72,19 +75,20 @@ export function licensePage(rows: LicenseRow[], total: number, now: Date): JsonP
 
 /** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
 export async function pendingPage(
-  db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, paging: { offset: number; limit: number },
+  db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, paging: { offset: number; limit: number },
 ): Promise<JsonPage> {
   const { rows, total } = await repo.listPendingLicenses(db, organizations, kind, now, paging);
-  return licensePage(rows, total, now);
+  return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
 }
 
 /** One page of licenses as JSON, kept per data epoch (db/page-cache.ts). */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: StatusListQuery, now: Date): Promise<JsonPage> {
   const epoch = await readDataEpoch(db, actor);
-  const key = `licenses ${organizationsKey(organizations)} ${queryKey(query)}`;
+  // The rows' abilities are the same for everyone with the caller's assignments.
+  const key = `licenses ${organizationsKey(organizations)} ${rolesKey(actor)} ${queryKey(query)}`;
   return cachedPage(db, epoch, key, now, async () => {
     const { rows, total } = await repo.listLicenses(db, organizations, query, now);
-    return licensePage(rows, total, now);
+    return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
   }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
 }
 
@@ -107,7 +111,12 @@ export async function findAuthorized(db: Db, actor: RequestActor, action: Action
 }
 
 export async function getLicense(db: Db, actor: RequestActor, licenseId: string, now: Date): Promise<License> {
-  return toLicense(await findAuthorized(db, actor, 'read', licenseId), now);
+  return shown(db, actor, await findAuthorized(db, actor, 'read', licenseId), now);
+}
+
+/** A license row as this caller is shown it. */
+async function shown(db: Queryable, actor: RequestActor, row: LicenseRow, now: Date): Promise<License> {
+  return toLicense(row, now, (await abilitiesIn(db, actor, 'license', [row.organization_id]))(row.organization_id));
 }
 
 export async function requestLicense(
@@ -144,7 +153,7 @@ export async function requestLicense(
       now,
     });
   });
-  return toLicense((await repo.findLicense(db, licenseId))!, now);
+  return shown(db, actor, (await repo.findLicense(db, licenseId))!, now);
 }
 
 interface Step {
@@ -171,7 +180,7 @@ async function change(db: Db, actor: RequestActor, licenseId: string, version: n
     const row = await repo.findLicense(tx, licenseId);
     if (!row) throw notFound(MISSING);
     if (row.version !== version) throw stale(row.version, version);
-    const license = toLicense(row, now);
+    const license = toLicense(row, now, []); // for its status only
     const refusal = step.refuse(licenseStatus(license, now), license);
     if (refusal) throw conflict(refusal);
     // Of two callers racing past the checks above, only one gets past this line.
@@ -183,8 +192,8 @@ async function change(db: Db, actor: RequestActor, licenseId: string, version: n
   });
 }
 
-async function answer(db: Db, licenseId: string, now: Date): Promise<License> {
-  return toLicense((await repo.findLicense(db, licenseId))!, now);
+async function answer(db: Db, actor: RequestActor, licenseId: string, now: Date): Promise<License> {
+  return shown(db, actor, (await repo.findLicense(db, licenseId))!, now);
 }
 
 const notOpen = (s: LicenseStatus) => (s.approval === 'REJECTED' ? 'The license is rejected.' : 'The license is already approved.');
@@ -217,7 +226,7 @@ export async function approveLicense(
       };
     },
   }, now);
-  return answer(db, licenseId, now);
+  return answer(db, actor, licenseId, now);
 }
 
 export async function rejectLicense(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date): Promise<License> {
@@ -227,7 +236,7 @@ export async function rejectLicense(db: Db, actor: RequestActor, licenseId: stri
     refuse: (s) => (s.can_reject ? null : s.approval === 'REJECTED' ? 'The license is already rejected.' : notOpen(s)),
     apply: async (_tx, row) => ({ changes: { date_rejected: now.toISOString() }, message: `Rejected license ${row.license_name}.` }),
   }, now);
-  return answer(db, licenseId, now);
+  return answer(db, actor, licenseId, now);
 }
 
 /** Why an approved license cannot be renewed or acknowledged, in words the person can act on. */
@@ -295,7 +304,7 @@ export async function renewLicense(db: Db, actor: RequestActor, licenseId: strin
       return { changes: { extended_by_license_id: id }, message: `Renewed license ${row.license_name} as ${name}, waiting for approval.`, result: id };
     },
   }, now);
-  return answer(db, successorId, now);
+  return answer(db, actor, successorId, now);
 }
 
 /** 'No renew': the organization lets an expired license go. */
@@ -309,5 +318,5 @@ export async function acknowledgeExpiry(db: Db, actor: RequestActor, licenseId: 
       message: `Acknowledged the expiry of license ${row.license_name} (no renewal).`,
     }),
   }, now);
-  return answer(db, licenseId, now);
+  return answer(db, actor, licenseId, now);
 }

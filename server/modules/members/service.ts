@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { memberSchema, type Member, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
 import type { RequestActor } from '../../auth/actor';
 import { authorize, refuseWhen } from '../../access/authorize';
+import { abilitiesIn } from '../../access/abilities';
 import { memberRefusal } from '../../../common/policy';
 import { readableOrganizationIds } from '../../access/tree';
 import { audit } from '../../db/audit';
@@ -26,6 +27,7 @@ export const MISSING = 'Member not found.';
 /** Members with their role assignments in the organizations the caller can read, in one query. */
 async function toMembers(db: Queryable, actor: RequestActor, rows: MemberRowWithOrganization[]): Promise<Member[]> {
   const assignments = await repo.assignmentsOf(db, rows.map((r) => r.member_id), await readableOrganizationIds(db, actor));
+  const may = await abilitiesIn(db, actor, 'member', rows.map((r) => r.organization_id));
   return rows.map((row) => ({
     member_id: row.member_id,
     name: row.name,
@@ -41,6 +43,7 @@ async function toMembers(db: Queryable, actor: RequestActor, rows: MemberRowWith
     organization_id: row.organization_id,
     organization_name: row.organization_name,
     roles: assignments.filter((a) => a.member_id === row.member_id).map(({ member_id: _m, ...role }) => role),
+    abilities: may(row.organization_id).filter((action) => !memberRefusal(actor, action, row)),
   }));
 }
 
@@ -67,7 +70,8 @@ const members = z.array(memberSchema);
  */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: MemberListQuery): Promise<JsonPage> {
   const [epoch, readable] = await Promise.all([readDataEpoch(db, actor), readableOrganizationIds(db, actor)]);
-  const key = `members ${organizationsKey(organizations)} ${organizationsKey(readable)} ${queryKey(query)}`;
+  // Abilities name the caller's own row apart (policy.ts memberRefusal): the key names the caller.
+  const key = `members ${organizationsKey(organizations)} ${organizationsKey(readable)} ${actor.member_id} ${queryKey(query)}`;
   return cachedPage(db, epoch, key, null, async () => {
     const { rows, total } = await repo.listMembers(db, organizations, query);
     return { json: encodeJson(members, await toMembers(db, actor, rows)), total };

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Db, Queryable } from '../../db/database';
 import type { OrganizationsTable } from '../../db/schema';
-import { applies, can, organizationRefusal, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
+import { abilitiesOn, applies, can, OBJECT_ACTIONS, organizationRefusal, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
 import { z } from 'zod';
 import { organizationSchema, type Organization, type OrganizationCreate, type OrganizationUpdate } from '../../../common/schemas/organization';
 import type { RequestActor } from '../../auth/actor';
@@ -36,6 +36,7 @@ function toOrganization(actor: Actor, row: OrganizationWithParent, target: Targe
     roles: actor.roles
       .filter((a) => applies(a, target))
       .map(({ organization_id, role, scope }) => ({ organization_id, role, scope })),
+    abilities: abilitiesOn(actor, OBJECT_ACTIONS.organization, target, (action) => organizationRefusal(actor, action, row)),
   };
 }
 

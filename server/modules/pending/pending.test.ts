@@ -222,10 +222,10 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     const instants = [base, base + 1, base + 3_600_000, base + DAY - 1, base + DAY, base + 10 * DAY + 123, until + DAY - 1, until + DAY, until + DAY + 1, until + 2 * DAY];
     for (const ms of instants) {
       const when = new Date(ms);
-      const page = licensePage(rows, rows.length, when);
-      const json = (at: Date) => JSON.parse(licensePage(rows, rows.length, at).json.toString('utf8'));
+      const page = licensePage(rows, rows.length, when, () => []);
+      const json = (at: Date) => JSON.parse(licensePage(rows, rows.length, at, () => []).json.toString('utf8'));
       // The bytes say what the rows say at that instant, hold until changesAt, and differ there.
-      expect(JSON.parse(page.json.toString('utf8')), when.toISOString()).toEqual(rows.map((row) => toLicense(row, when)));
+      expect(JSON.parse(page.json.toString('utf8')), when.toISOString()).toEqual(rows.map((row) => toLicense(row, when, [])));
       expect(page.changesAt).toBeGreaterThan(ms);
       expect(json(new Date(page.changesAt! - 1)), when.toISOString()).toEqual(JSON.parse(page.json.toString('utf8')));
       expect(json(new Date(page.changesAt!)), when.toISOString()).not.toEqual(JSON.parse(page.json.toString('utf8')));

@@ -12,7 +12,7 @@ import type { PendingQuery } from '../../../common/schemas/pending';
 import type { Queryable } from '../../db/database';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, readDataEpoch, type JsonPage } from '../../db/page-cache';
-import { readableOrganizationIds } from '../../access/tree';
+import { readableOrganizationIds, rolesKey } from '../../access/tree';
 import * as certificates from '../certificates/service';
 import * as licenses from '../licenses/service';
 import { nextExpiry } from './repository';
@@ -23,14 +23,15 @@ export type PendingKind = 'approval' | 'acknowledgement';
 export async function pendingJson(db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number }, kind: PendingKind, query: PendingQuery, now: Date): Promise<Buffer> {
   // The epoch first: a page kept for it was read after it moved there.
   const [organizations, epoch] = await Promise.all([readableOrganizationIds(db, actor), readDataEpoch(db, actor)]);
-  const key = (list: string, offset: number) => `${kind} ${list} ${organizationsKey(organizations)} ${offset} ${query.limit}`;
+  // The rows' abilities are the same for everyone with the caller's assignments.
+  const key = (list: string, offset: number) => `${kind} ${list} ${organizationsKey(organizations)} ${rolesKey(actor)} ${offset} ${query.limit}`;
   // Approvals do not read the clock; acknowledgements change when the next row expires.
   const until = (list: 'certificates' | 'licenses') => (kind === 'acknowledgement' ? () => nextExpiry(db, list, now) : undefined);
   const [certificatePage, licensePage] = await Promise.all([
     cachedPage(db, epoch, key('certificates', query.certificatesOffset), now, () =>
-      certificates.pendingPage(db, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit }), until('certificates')),
+      certificates.pendingPage(db, actor, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit }), until('certificates')),
     cachedPage(db, epoch, key('licenses', query.licensesOffset), now, () =>
-      licenses.pendingPage(db, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit }), until('licenses')),
+      licenses.pendingPage(db, actor, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit }), until('licenses')),
   ]);
   // Bytes, not text: 100 kB of text would be encoded to UTF-8 again on every call. The whole answer
   // is kept with the certificate page too, while the license page is the same: a call allocates nothing.

@@ -3,9 +3,12 @@ import type { Queryable } from '../../db/database';
 import type { Insertable, Updateable } from 'kysely';
 import type { ResourceRow, ResourcesTable } from '../../db/schema';
 import type { Resource } from '../../../common/schemas/resource';
+
+/** A resource as stored, with its grants; the service adds what the caller may do to it. */
+export type ResourceRecord = Omit<Resource, 'abilities'>;
 import { containsIgnoringCase } from '../../db/text-filter';
 
-async function withOrganizations(db: Queryable, rows: ResourceRow[]): Promise<Resource[]> {
+async function withOrganizations(db: Queryable, rows: ResourceRow[]): Promise<ResourceRecord[]> {
   if (rows.length === 0) return [];
   const grants = await db
     .selectFrom('resource_grants as g')
@@ -20,14 +23,14 @@ async function withOrganizations(db: Queryable, rows: ResourceRow[]): Promise<Re
   }));
 }
 
-export async function listResources(db: Queryable, filter?: string): Promise<Resource[]> {
+export async function listResources(db: Queryable, filter?: string): Promise<ResourceRecord[]> {
   let q = db.selectFrom('resources').selectAll();
   if (filter?.trim()) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'resource_name', filter), containsIgnoringCase(db, 'path_pattern', filter)]));
   return withOrganizations(db, await q.orderBy('ordinal').execute());
 }
 
 /** What an organization may use: PUBLIC and DEFAULT ones, and RESTRICTED ones granted to it. */
-export async function listResourcesOf(db: Queryable, organizationId: string): Promise<Resource[]> {
+export async function listResourcesOf(db: Queryable, organizationId: string): Promise<ResourceRecord[]> {
   const rows = await db
     .selectFrom('resources as r')
     .selectAll('r')
@@ -42,7 +45,7 @@ export async function listResourcesOf(db: Queryable, organizationId: string): Pr
   return withOrganizations(db, rows);
 }
 
-export async function findResource(db: Queryable, resourceId: string): Promise<Resource | undefined> {
+export async function findResource(db: Queryable, resourceId: string): Promise<ResourceRecord | undefined> {
   const row = await db.selectFrom('resources').selectAll().where('resource_id', '=', resourceId).executeTakeFirst();
   return row ? (await withOrganizations(db, [row]))[0] : undefined;
 }

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
-import { can, canOnOperator, type Action } from '../../../common/policy';
-import type { ResourceInput } from '../../../common/schemas/resource';
+import { can, canOnOperator, resourceAbilities, type Action } from '../../../common/policy';
+import type { Resource, ResourceInput } from '../../../common/schemas/resource';
 import { authorize, authorizeGlobal, authorizeOperator } from '../../access/authorize';
 import { CATALOGUE_REFUSAL } from '../../access/target-guard';
 import { loadTarget } from '../../access/tree';
@@ -16,6 +16,9 @@ import { conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
 
 const MISSING = 'Resource not found.';
+
+/** A resource as this caller is shown it: with what they may do to it (common/policy.ts). */
+const shown = (actor: RequestActor, resource: repo.ResourceRecord): Resource => ({ ...resource, abilities: resourceAbilities(actor) });
 
 /** The catalogue is for operator staff only (SPEC.md §2: admin Resources, operator organization only). */
 function requireOperatorStaff(actor: RequestActor) {
@@ -29,19 +32,19 @@ function requireOnOperator(actor: RequestActor, action: Action) {
 
 export async function listResources(db: Db, actor: RequestActor, filter?: string) {
   requireOperatorStaff(actor);
-  return repo.listResources(db, filter);
+  return (await repo.listResources(db, filter)).map((r) => shown(actor, r));
 }
 
 export async function getResource(db: Db, actor: RequestActor, resourceId: string) {
   requireOperatorStaff(actor);
   const resource = await repo.findResource(db, resourceId);
   if (!resource) throw notFound(MISSING);
-  return resource;
+  return shown(actor, resource);
 }
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string) {
   await authorize(db, actor, 'read', organizationId);
-  return repo.listResourcesOf(db, organizationId);
+  return (await repo.listResourcesOf(db, organizationId)).map((r) => shown(actor, r));
 }
 
 async function checkOrdinal(db: Queryable, ordinal: number, exceptId?: string) {
@@ -59,7 +62,7 @@ export async function createResource(db: Db, actor: RequestActor, input: Resourc
     await repo.insertResource(tx, { resource_id: resourceId, ...input, ordinal, description: input.description ?? null });
     await audit(tx, { reason: 'RESOURCE_CREATED', message: `Created resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
   });
-  return (await repo.findResource(db, resourceId))!;
+  return shown(actor, (await repo.findResource(db, resourceId))!);
 }
 
 export async function updateResource(db: Db, actor: RequestActor, resourceId: string, input: ResourceInput, now: Date) {
@@ -75,7 +78,7 @@ export async function updateResource(db: Db, actor: RequestActor, resourceId: st
     await repo.updateResource(tx, resourceId, changes);
     await audit(tx, { reason: 'RESOURCE_SAVED', message: `Saved resource ${input.resource_name} (${input.path_pattern}).`, organization_id: operatorId, member_email: actor.email, now });
   });
-  return (await repo.findResource(db, resourceId))!;
+  return shown(actor, (await repo.findResource(db, resourceId))!);
 }
 
 export async function deleteResource(db: Db, actor: RequestActor, resourceId: string, now: Date) {
@@ -122,5 +125,5 @@ export async function setGrant(db: Db, actor: RequestActor, resourceId: string, 
       now,
     });
   });
-  return (await repo.findResource(db, resourceId))!;
+  return shown(actor, (await repo.findResource(db, resourceId))!);
 }

@@ -11,7 +11,6 @@ import { licenseApprovalSchema, type License } from '../../../common/schemas/lic
 import { licenseStatus, nextLicenseChange } from '../../../common/status';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
-import { useAllowedHere } from '../../lib/actor';
 import { useStatusClock } from '../../lib/status-clock';
 import { licenseDetailsPath } from '../../lib/navigation';
 import { notifySuccess } from '../../lib/notifications';
@@ -29,7 +28,7 @@ function LicenseDetails({ license }: { license: License }) {
   // Badges, days left and actions change at valid-from, valid-until and each day while open.
   const now = useStatusClock((t) => nextLicenseChange(license, t));
   const status = licenseStatus(license, now);
-  const mayApprove = useAllowedHere('license.approve');
+  const mayApprove = license.abilities.includes('license.approve');
   const editing = status.can_edit && mayApprove;
   const approve = useApproveLicense();
 

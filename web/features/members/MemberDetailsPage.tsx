@@ -11,7 +11,7 @@ import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { useHashTab } from '../../components/useHashTab';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
-import { memberRefusal } from '../../../common/policy';
+import { memberRefusal, type Action } from '../../../common/policy';
 import { useActor, useAllowedHere } from '../../lib/actor';
 import { useMember } from './api/get-member';
 import { CertificatesTab } from './components/CertificatesTab';
@@ -29,17 +29,11 @@ export default function MemberDetailsPage() {
   const [tab, setTab] = useHashTab(TABS);
   const { data: member, isPending, isError } = useMember({ organizationId: orgId, memberId });
 
-  const canSave = useAllowedHere('member.save');
-  const canBan = useAllowedHere('member.ban');
-  const canUnban = useAllowedHere('member.unban');
-  const canRemove = useAllowedHere('member.remove');
-  const canAssign = useAllowedHere('role.assign');
-  const canUnassign = useAllowedHere('role.unassign');
-  // Nobody bans or removes themselves (common/policy.ts memberRefusal).
+  // Nobody bans or removes themselves (common/policy.ts memberRefusal): the server leaves those out of
+  // one's own abilities; the page says why where the roles would otherwise allow them.
   const actor = useActor();
-  const banRefused = !!memberRefusal(actor, 'member.ban', { member_id: memberId });
-  const removeRefused = !!memberRefusal(actor, 'member.remove', { member_id: memberId });
-  const self = banRefused || removeRefused;
+  const self = !!(memberRefusal(actor, 'member.ban', { member_id: memberId }) ?? memberRefusal(actor, 'member.remove', { member_id: memberId }));
+  const rolesWouldAllow = useAllowedHere('member.ban') || useAllowedHere('member.remove');
 
   if (isPending) return <Loading />;
   if (isError || !member) {
@@ -52,6 +46,9 @@ export default function MemberDetailsPage() {
     );
   }
 
+  // What the caller may do to this member, as the server decided (common/policy.ts).
+  const may = (action: Action) => member.abilities.includes(action);
+  const [canSave, canBan, canUnban, canRemove] = [may('member.save'), may('member.ban'), may('member.unban'), may('member.remove')];
   const banned = !!member.date_member_banned;
   return (
     <Page
@@ -62,7 +59,7 @@ export default function MemberDetailsPage() {
         </WithBannedBadge>
       }
       actions={
-        self ? null : <MemberActions member={member} canBan={canBan} canUnban={canUnban} canRemove={canRemove} />
+        <MemberActions member={member} canBan={canBan} canUnban={canUnban} canRemove={canRemove} />
       }
     >
       <BanNotice who={member.name} date={member.date_member_banned} note={member.ban_note} />
@@ -92,12 +89,12 @@ export default function MemberDetailsPage() {
           <RolesTab
             member={member}
             organizationRole={organization?.organization_role ?? 'CUSTOMER'}
-            canAssign={canAssign}
-            canUnassign={canUnassign}
+            canAssign={may('role.assign')}
+            canUnassign={may('role.unassign')}
           />
         </Tabs.Panel>
       </Tabs>
-      {self && (canBan || canRemove) ? (
+      {self && rolesWouldAllow ? (
         <Text size="xs" c="dimmed">
           This is you: ban and remove are not offered on your own record.
         </Text>

@@ -3,6 +3,7 @@
  * profile, stores user and organization and goes to that organization's Certificates, or back
  * to the page the person first asked for; `logout` signs out at the provider.
  */
+import { abilitiesOn, OBJECT_ACTIONS } from '../../../common/policy';
 import type { Organization } from '../../../common/schemas/organization';
 import type { Profile } from '../../../common/schemas/profile';
 import { getProfile } from '../../features/auth/api/get-profile';
@@ -33,6 +34,8 @@ function organizationOfProfile(profile: Profile): Organization {
     roles: profile.roles
       .filter((r) => r.organization_id === profile.organization_id)
       .map(({ organization_id, role, scope }) => ({ organization_id, role, scope })),
+    // Its own roles decide in one's own organization (the ancestors matter only to MANAGED roles above it).
+    abilities: abilitiesOn(profile, OBJECT_ACTIONS.organization, { organization_id: profile.organization_id, ancestor_ids: [] }),
   };
 }
 

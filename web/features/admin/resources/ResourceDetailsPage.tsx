@@ -11,13 +11,11 @@ import { Loading } from '../../../components/Loading';
 import { Page } from '../../../components/Page';
 import { ResourceAccessBadge } from '../../../components/ResourceAccessBadge';
 import { RESOURCE_ACCESS_LABELS, RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
-import { useActor } from '../../../lib/actor';
 import { notifySuccess } from '../../../lib/notifications';
 import { useResource } from './api/get-resource';
 import { useUpdateResource } from './api/update-resource';
 import { DeleteResourceButton } from './DeleteResourceButton';
 import { RESOURCES_PATH } from './paths';
-import { canEditResources, canGrantResources } from './permissions';
 import { ResourceForm } from './ResourceForm';
 import { ResourceOrganizationsTab } from './ResourceOrganizationsTab';
 
@@ -59,7 +57,6 @@ export default function ResourceDetailsPage() {
   const { resourceId = '' } = useParams();
   const { hash } = useLocation();
   const navigate = useNavigate();
-  const actor = useActor();
   const { data: resource, isPending, isError } = useResource(resourceId);
 
   const restricted = resource?.resource_access === 'RESTRICTED';
@@ -98,12 +95,12 @@ export default function ResourceDetailsPage() {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="resource" pt="md">
-          <ResourceTab resource={resource} editable={canEditResources(actor)} />
+          <ResourceTab resource={resource} editable={resource.abilities.includes('resource.update')} />
         </Tabs.Panel>
         <Tabs.Panel value="organizations" pt="md">
           {restricted ? (
             <Stack gap="md">
-              <ResourceOrganizationsTab resource={resource} editable={canGrantResources(actor)} />
+              <ResourceOrganizationsTab resource={resource} editable={resource.abilities.includes('resource.grant')} />
             </Stack>
           ) : null}
         </Tabs.Panel>

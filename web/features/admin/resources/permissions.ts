@@ -2,8 +2,7 @@
  * Resources are global, so the rules of SPEC.md §6 for them target the operator organization
  * itself (docs/decisions.md "Permissions"). The server decides; these only show or hide controls.
  */
-import { ACTIONS, canGlobally, canOnOperator, type Actor } from '../../../../common/policy';
-import type { Role } from '../../../../common/enums';
+import { canGlobally, canOnOperator, type Actor } from '../../../../common/policy';
 import type { Organization } from '../../../../common/schemas/organization';
 
 /** Create, save and delete resources: SUPERVISOR or DEVOPS of the operator (one set of roles for the three). */
@@ -11,18 +10,13 @@ export function canEditResources(actor: Actor | null): boolean {
   return canOnOperator(actor, 'resource.create') && canOnOperator(actor, 'resource.update') && canOnOperator(actor, 'resource.delete');
 }
 
-/** Grant on the resource screen: SUPERVISOR or ADMINISTRATOR of the operator, scope not MANAGED. */
-export const canGrantResources = (actor: Actor | null): boolean => canOnOperator(actor, 'resource.grant');
-
 /** Only operator staff may read the whole catalogue (GET /api/resources). */
 export const canListResources = (actor: Actor | null): boolean => canGlobally(actor, 'resource.read');
 
 /**
  * Toggle an organization's access on its Resources tab: operator staff with a SUPERVISOR or
- * DEVOPS role that applies to that organization. GET /api/organizations/{id} lists exactly the
- * caller's applying roles, which spares the web app the organization's ancestry.
+ * DEVOPS role that applies to that organization (the organization's abilities, from the server).
  */
 export function canToggleOrganization(actor: Actor | null, organization: Organization | undefined): boolean {
-  const allowed: readonly Role[] = ACTIONS['resource.toggleOrganization'];
-  return canListResources(actor) && !!organization?.roles.some((r) => allowed.includes(r.role));
+  return canListResources(actor) && !!organization?.abilities.includes('resource.toggleOrganization');
 }

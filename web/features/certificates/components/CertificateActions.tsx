@@ -10,7 +10,6 @@ import { IconCheck, IconCircleX, IconClockCheck, IconTrash } from '@tabler/icons
 import type { Certificate } from '../../../../common/schemas/certificate';
 import { certificateStatus } from '../../../../common/status';
 import { ConfirmModal } from '../../../components/ConfirmModal';
-import { useAllowedHere } from '../../../lib/actor';
 import { notifySuccess } from '../../../lib/notifications';
 import { useAcknowledgeCertificateExpiry } from '../api/acknowledge-certificate-expiry';
 import { useApproveCertificate } from '../api/approve-certificate';
@@ -25,11 +24,12 @@ type Confirming = 'revoke' | 'remove' | null;
 export function CertificateActions({ certificate, now }: { certificate: Certificate; now: Date }) {
   const ref = { organizationId: certificate.organization_id, dn: certificate.distinguished_name };
   const status = certificateStatus(certificate, now);
+  // What the caller's roles allow on it, as the server decided (common/policy.ts); the status decides the rest.
   const may = {
-    approve: useAllowedHere('certificate.approve'),
-    revoke: useAllowedHere('certificate.revoke'),
-    remove: useAllowedHere('certificate.remove'),
-    acknowledge: useAllowedHere('certificate.acknowledgeExpiry'),
+    approve: certificate.abilities.includes('certificate.approve'),
+    revoke: certificate.abilities.includes('certificate.revoke'),
+    remove: certificate.abilities.includes('certificate.remove'),
+    acknowledge: certificate.abilities.includes('certificate.acknowledgeExpiry'),
   };
   const approve = useApproveCertificate();
   const revoke = useRevokeCertificate();

@@ -2,12 +2,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import type { Certificate } from '../../../../common/schemas/certificate';
-import { useAllowedHere } from '../../../lib/actor';
 import { notifySuccess } from '../../../lib/notifications';
 import { useUpdateCertificateDescription } from '../api/update-certificate-description';
 
 export function DescriptionEditor({ certificate }: { certificate: Certificate }) {
-  const mayEdit = useAllowedHere('certificate.editDescription');
+  const mayEdit = certificate.abilities.includes('certificate.editDescription');
   const update = useUpdateCertificateDescription();
   const [text, setText] = useState(certificate.description);
   // A newer description from the server (after Update, or a refetch) replaces the text.

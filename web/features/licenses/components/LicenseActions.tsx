@@ -11,7 +11,6 @@ import { IconCheck, IconClockCheck, IconRefresh, IconX } from '@tabler/icons-rea
 import type { License } from '../../../../common/schemas/license';
 import type { LicenseStatus } from '../../../../common/status';
 import { ConfirmModal } from '../../../components/ConfirmModal';
-import { useAllowedHere } from '../../../lib/actor';
 import { notifySuccess } from '../../../lib/notifications';
 import { useAcknowledgeLicenseExpiry } from '../api/acknowledge-license-expiry';
 import { useRejectLicense } from '../api/reject-license';
@@ -28,11 +27,12 @@ export interface LicenseActionsProps {
 }
 
 export function LicenseActions({ license, status, onApprove, approving }: LicenseActionsProps) {
+  // What the caller's roles allow on it, as the server decided (common/policy.ts); the status decides the rest.
   const may = {
-    approve: useAllowedHere('license.approve'),
-    reject: useAllowedHere('license.reject'),
-    renew: useAllowedHere('license.renew'),
-    acknowledge: useAllowedHere('license.acknowledgeExpiry'),
+    approve: license.abilities.includes('license.approve'),
+    reject: license.abilities.includes('license.reject'),
+    renew: license.abilities.includes('license.renew'),
+    acknowledge: license.abilities.includes('license.acknowledgeExpiry'),
   };
   const reject = useRejectLicense();
   const renew = useRenewLicense();

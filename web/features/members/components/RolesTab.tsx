@@ -9,7 +9,7 @@ import { Button, Group, Select, Stack, Table, Text, Title, Tooltip, VisuallyHidd
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
 import { assignableRoles, grantableBy, memberRefusal } from '../../../../common/policy';
-import { useActor } from '../../../lib/actor';
+import { useActor, useAllowedHere } from '../../../lib/actor';
 import { useCurrentOrganization } from '../../../lib/session';
 import type { Member, MemberRole } from '../../../../common/schemas/member';
 import { Loading } from '../../../components/Loading';
@@ -175,8 +175,10 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
 
 export function RolesTab({ member, organizationRole, canAssign, canUnassign }: RolesTabProps) {
   const { data, isPending, isError } = useMemberRoles({ organizationId: member.organization_id, memberId: member.member_id });
-  // Nobody gives themselves a role (common/policy.ts memberRefusal, canGrant).
+  // Nobody gives themselves a role (common/policy.ts memberRefusal, canGrant): the server leaves it
+  // out of one's own abilities; say why where the roles would otherwise allow it.
   const self = !!memberRefusal(useActor(), 'role.assign', member);
+  const rolesWouldAllow = useAllowedHere('role.assign');
 
   return (
     <Stack gap="lg">
@@ -187,13 +189,13 @@ export function RolesTab({ member, organizationRole, canAssign, canUnassign }: R
       ) : (
         <RoleTable member={member} roles={data} canUnassign={canUnassign} />
       )}
-      {canAssign && !self ? <AssignForm member={member} organizationRole={organizationRole} /> : null}
-      {canAssign && self ? (
+      {canAssign ? <AssignForm member={member} organizationRole={organizationRole} /> : null}
+      {self && rolesWouldAllow ? (
         <Text c="dimmed" size="sm">
           Nobody can give themselves a role; ask another administrator or supervisor.
         </Text>
       ) : null}
-      {!canAssign && !canUnassign ? (
+      {!canAssign && !canUnassign && !(self && rolesWouldAllow) ? (
         <Text c="dimmed" size="sm">
           No action available
         </Text>
