@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DAY } from '../../common/dates';
+import { audit } from '../../server/db/audit';
 import { testDialects } from '../support/databases';
 import { useTestApp } from '../support/test-app';
 
@@ -129,4 +130,18 @@ describe.each(dialects)('list pages and totals on %s', (dialect) => {
     expect(new Set(all.map((c) => c.organization_id)).size).toBeGreaterThan(1);
     expect(new Set(own.map((c) => c.organization_id))).toEqual(new Set([t.org.contoso]));
   });
+
+  it('shows a new journal record on a kept journal page at the next call, filtered or not', async () => {
+    const urls = [`/api/organizations/${t.org.contoso}/auditrecords`, `/api/organizations/${t.org.contoso}/auditrecords?filter=kept-page-marker`];
+    const before = await Promise.all(urls.map((url) => t.call(SUPERVISOR, { method: 'GET', url })));
+    for (const url of urls) await t.call(SUPERVISOR, { method: 'GET', url }); // kept
+    await audit(t.db, { reason: 'ORGANIZATION_SAVED', message: 'kept-page-marker written after the page was kept', organization_id: t.org.contoso, member_email: null, now: t.clock.now() });
+    for (const [i, url] of urls.entries()) {
+      const res = await t.call(SUPERVISOR, { method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(Number(res.headers['x-total-count']), url).toBe(Number(before[i].headers['x-total-count']) + 1);
+      expect(res.json()[0].message, url).toBe('kept-page-marker written after the page was kept');
+    }
+  });
 });
+

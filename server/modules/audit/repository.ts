@@ -37,7 +37,8 @@ const JOURNAL_TRIGRAMS = 'audit_records_trigrams';
 type Row = { record_id: number | string; reason: string; date_created: string; member_email: string | null; message: string };
 const page = (rows: Row[], total: number) => ({ rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total });
 
-async function journalSize(db: Queryable, organizationId: string): Promise<number> {
+/** The number of records in an organization's journal, kept in step with it (migration 0005). */
+export async function journalSize(db: Queryable, organizationId: string): Promise<number> {
   const counter = await db.selectFrom('journal_counters').select('total').where('organization_id', '=', organizationId).executeTakeFirst();
   return Number(counter?.total ?? 0);
 }
@@ -70,8 +71,10 @@ async function pageByKey(db: Queryable, organizationId: string, query: JournalQu
  *    not narrow): the organization's records newest first until the page is full.
  * The total of 1 and 3 is counted over the organization's records, when the page does not tell it.
  */
-export async function listAuditRecords(db: Queryable, organizationId: string, query: JournalQuery, tuning = FILTER_TUNING) {
-  const size = await journalSize(db, organizationId);
+export async function listAuditRecords(
+  db: Queryable, organizationId: string, query: JournalQuery, tuning = FILTER_TUNING, knownSize?: number,
+) {
+  const size = knownSize ?? (await journalSize(db, organizationId));
   const filter = query.filter?.trim();
   if (!filter) return pageByKey(db, organizationId, query, size);
 

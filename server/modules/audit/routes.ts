@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { auditRecordSchema, journalQuery } from '../../../common/schemas/audit';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
+import { sendPage } from '../../db/page-cache';
 import { listJournal } from './journal';
 
 export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
@@ -17,9 +18,6 @@ export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
         response: { 200: z.array(auditRecordSchema) },
       },
     },
-    async (request, reply) => {
-      const { items, total } = await listJournal(api.db, actorOf(request), request.params.id, request.query);
-      return reply.header('x-total-count', String(total)).send(items);
-    },
+    async (request, reply) => sendPage(reply, await listJournal(api.db, actorOf(request), request.params.id, request.query)),
   );
 };
