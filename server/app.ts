@@ -5,10 +5,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { createLocalJWKSet } from 'jose';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { trustProxyOption, type Config } from './config';
 import type { Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
@@ -18,6 +16,7 @@ import { registerTargetGuard } from './access/target-guard';
 import { errorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerApiHeaders } from './http/api-headers';
+import { registerErrorResponses, registerOpenApi } from './http/openapi';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
 import { loggerOptions } from './http/logging';
@@ -116,11 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
-  await app.register(swagger, {
-    openapi: { info: { title: 'Customer Portal API', version: '1' } },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerOpenApi(app);
 
   registerOperations(app);
   if (config.oidc.builtIn) await app.register(builtInProvider);
@@ -128,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const verifier = options.verifier ?? (await makeVerifier(config, db));
   await app.register(async (api) => {
     registerApiHeaders(api);
+    registerErrorResponses(api);
     registerAuth(api, verifier);
     registerTargetGuard(api);
     await api.register(profileRoutes);

@@ -18,7 +18,7 @@ export const secretRoutes: FastifyPluginAsyncZod = async (api) => {
     {
       // Slows down guessing; scrypt already costs tens of milliseconds per try.
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
-      schema: { tags, body: z.string().max(4096, 'at most 4096 characters'), response: { 200: adminStateSchema } },
+      schema: { summary: 'Provide the master secret (the body is the secret, as text)', operationId: 'provideMasterSecret', tags, consumes: ['text/plain'], body: z.string().max(4096, 'at most 4096 characters'), response: { 200: adminStateSchema } },
     },
     async (request) => {
       const actor = actorOf(request);
@@ -29,7 +29,7 @@ export const secretRoutes: FastifyPluginAsyncZod = async (api) => {
   );
 
   // Only a yes or no, but about the operator's setup: for the staff of the token and secret screens.
-  api.get('/admin/state', { schema: { tags, response: { 200: adminStateSchema } } }, async (request) => {
+  api.get('/admin/state', { schema: { summary: 'Whether the master secret is provided', operationId: 'getAdminState', tags, response: { 200: adminStateSchema } } }, async (request) => {
     authorizeOperator(actorOf(request), 'admin.state', 'Only supervisors and DevOps staff of the operator may see the portal state.');
     return { secret_provided: api.masterSecret.provided };
   });

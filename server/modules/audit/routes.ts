@@ -12,6 +12,8 @@ export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
     '/organizations/:id/auditrecords',
     {
       schema: {
+        summary: 'List the journal of an organization, newest first',
+        operationId: 'listAuditRecords',
         tags: ['journal'],
         params: z.object({ id: idText() }),
         querystring: journalQuery,

@@ -7,6 +7,7 @@ import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
 import * as service from './service';
+import { errorBodySchema, fileResponse } from '../../http/openapi';
 import { licenseKey, licensePublicKeyPem } from './keys';
 
 const org = z.object({ id: idText() });
@@ -22,54 +23,78 @@ const renewQuery = versionQuery.extend({ today: text().max(40).optional() });
 export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
 
-  api.get('/licenses', { schema: { tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/licenses', { schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
   // Public: the vendor's software and anyone holding a key may fetch it to verify keys offline.
-  api.get('/licenses/public-key', { config: { auth: 'public' }, schema: { tags, response: { 200: z.string() } } }, async (_request, reply) =>
-    reply.type('application/x-pem-file').send(licensePublicKeyPem(api.masterSecret)),
+  api.get(
+    '/licenses/public-key',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'The public key that verifies license keys (PEM)',
+        operationId: 'getLicensePublicKey',
+        response: { 200: fileResponse('The Ed25519 public key, SPKI in PEM.', 'application/x-pem-file'), 503: errorBodySchema },
+      },
+    },
+    async (_request, reply) =>
+      reply.type('application/x-pem-file').send(licensePublicKeyPem(api.masterSecret)),
   );
 
-  api.get('/organizations/:id/licenses', { schema: { tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/organizations/:id/licenses', { schema: { summary: 'List the licenses of an organization', operationId: 'listOrganizationLicenses', tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 
   api.post(
     '/organizations/:id/licenses',
-    { schema: { tags, params: org, body: licenseRequestSchema, response: { 201: licenseSchema } } },
+    { schema: { summary: 'Request a license', operationId: 'requestLicense', tags, params: org, body: licenseRequestSchema, response: { 201: licenseSchema } } },
     async (request, reply) => {
       const created = await service.requestLicense(api.db, actorOf(request), request.params.id, request.body, api.now());
       return reply.status(201).send(created);
     },
   );
 
-  api.get('/licenses/:id', { schema: { tags, params: license, response: { 200: licenseSchema } } }, async (request) =>
+  api.get('/licenses/:id', { schema: { summary: 'Get a license', operationId: 'getLicense', tags, params: license, response: { 200: licenseSchema } } }, async (request) =>
     service.getLicense(api.db, actorOf(request), request.params.id, api.now()),
   );
 
-  api.post('/licenses/:id/approve', { schema: { tags, params: license, body: licenseApprovalSchema, response: { 200: licenseSchema } } }, async (request) =>
+  api.post('/licenses/:id/approve', { schema: { summary: 'Approve a license request (the body is the license as approved)', operationId: 'approveLicense', tags, params: license, body: licenseApprovalSchema, response: { 200: licenseSchema } } }, async (request) =>
     service.approveLicense(api.db, actorOf(request), request.params.id, request.body, api.now()),
   );
 
-  api.post('/licenses/:id/reject', { schema: { tags, params: license, querystring: versionQuery, response: { 200: licenseSchema } } }, async (request) =>
+  api.post('/licenses/:id/reject', { schema: { summary: 'Reject a license request', operationId: 'rejectLicense', tags, params: license, querystring: versionQuery, response: { 200: licenseSchema } } }, async (request) =>
     service.rejectLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now()),
   );
 
   // Answers the successor it made: the new license that now waits for approval.
-  api.post('/licenses/:id/renew', { schema: { tags, params: license, querystring: renewQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
+  api.post('/licenses/:id/renew', { schema: { summary: 'Renew a license: request its successor', operationId: 'renewLicense', tags, params: license, querystring: renewQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
     const successor = await service.renewLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now(), request.query.today);
     return reply.status(201).send(successor);
   });
 
   api.post(
     '/licenses/:id/acknowledge-expiry',
-    { schema: { tags, params: license, querystring: versionQuery, response: { 200: licenseSchema } } },
+    { schema: { summary: 'Acknowledge the expiry of a license', operationId: 'acknowledgeLicenseExpiry', tags, params: license, querystring: versionQuery, response: { 200: licenseSchema } } },
     async (request) => service.acknowledgeExpiry(api.db, actorOf(request), request.params.id, request.query.version, api.now()),
   );
 
-  api.get('/licenses/:id/license-key', { schema: { tags, params: license, response: { 200: z.string() } } }, async (request, reply) => {
-    const key = await licenseKey(api.db, actorOf(request), request.params.id, api.masterSecret);
-    return reply.type(TEXT).send(key);
-  });
+  api.get(
+    '/licenses/:id/license-key',
+    {
+      schema: {
+        tags,
+        summary: 'The license key of an approved license (text)',
+        operationId: 'getLicenseKey',
+        params: license,
+        // 409: not approved, or rejected; 503: no master secret to sign with.
+        response: { 200: fileResponse('The signed license key.', 'text/plain'), 409: errorBodySchema, 503: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const key = await licenseKey(api.db, actorOf(request), request.params.id, api.masterSecret);
+      return reply.type(TEXT).send(key);
+    },
+  );
 };

@@ -17,28 +17,28 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get(
     '/organizations',
-    { schema: { tags, querystring: organizationListQuery, response: { 200: z.array(organizationSchema) } } },
+    { schema: { summary: 'List the organizations the caller can see', operationId: 'listOrganizations', tags, querystring: organizationListQuery, response: { 200: z.array(organizationSchema) } } },
     async (request, reply) => sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query)),
   );
 
-  api.get('/organizations/:id', { schema: { tags, params, response: one } }, async (request) =>
+  api.get('/organizations/:id', { schema: { summary: 'Get an organization', operationId: 'getOrganization', tags, params, response: one } }, async (request) =>
     service.getForActor(api.db, actorOf(request), request.params.id),
   );
 
-  api.post('/organizations', { schema: { tags, body: organizationCreateSchema, response: { 201: organizationSchema } } }, async (request, reply) => {
+  api.post('/organizations', { schema: { summary: 'Create an organization', operationId: 'createOrganization', tags, body: organizationCreateSchema, response: { 201: organizationSchema } } }, async (request, reply) => {
     const created = await service.createOrganization(api.db, actorOf(request), request.body, api.now());
     return reply.status(201).send(created);
   });
 
-  api.put('/organizations/:id', { schema: { tags, params, body: organizationUpdateSchema, response: one } }, async (request) =>
+  api.put('/organizations/:id', { schema: { summary: 'Save an organization', operationId: 'saveOrganization', tags, params, body: organizationUpdateSchema, response: one } }, async (request) =>
     service.saveOrganization(api.db, actorOf(request), request.params.id, request.body, api.now()),
   );
 
-  api.post('/organizations/:id/ban', { schema: { tags, params, querystring: banQuery, response: one } }, async (request) =>
+  api.post('/organizations/:id/ban', { schema: { summary: 'Ban an organization', operationId: 'banOrganization', tags, params, querystring: banQuery, response: one } }, async (request) =>
     service.banOrganization(api.db, actorOf(request), request.params.id, request.query.note, api.now()),
   );
 
-  api.post('/organizations/:id/unban', { schema: { tags, params, response: one } }, async (request) =>
+  api.post('/organizations/:id/unban', { schema: { summary: 'Lift the ban of an organization', operationId: 'unbanOrganization', tags, params, response: one } }, async (request) =>
     service.unbanOrganization(api.db, actorOf(request), request.params.id, api.now()),
   );
 };

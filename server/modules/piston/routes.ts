@@ -10,6 +10,7 @@ import { authenticateGateway } from './gateway-auth';
 import { currentCertsArchive, currentRoutesHcl, type Export } from './exports';
 import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
 import { buildStatistics } from './statistics';
+import { errorBodySchema, fileResponse } from '../../http/openapi';
 
 /** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
 function notModified(request: FastifyRequest, etag: string): boolean {
@@ -25,22 +26,29 @@ function sendExport(request: FastifyRequest, reply: FastifyReply, result: Export
 }
 
 export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
-  const options = { config: { auth: 'self' as const }, schema: { tags: ['piston'] } };
+  // 'self': gateway-auth.ts checks the bearer token (an API token or a DEVOPS member's), so 401 and 403 still apply.
+  const tags = ['piston'];
+  const config = { auth: 'self' as const, etag: true };
+  // 503: an API token cannot be checked without the master secret.
+  const unavailable = { 503: errorBodySchema };
   api.addHook('onRequest', async (request) => {
     await authenticateGateway(api, request);
   });
   // The archive's worker holds a connection of its own: it goes before the database does.
   api.addHook('onClose', async () => closeArchiveBuilder(api.db));
 
-  api.get('/piston/routes.hcl', options, async (request, reply) =>
+  const hcl = fileResponse('The gateway routes in HCL, served as text (Content-Disposition: attachment; filename="routes.hcl").', 'text/plain');
+  api.get('/piston/routes.hcl', { config, schema: { tags, summary: 'Export the gateway routes (routes.hcl)', operationId: 'exportRoutesHcl', response: { 200: hcl, ...unavailable } } }, async (request, reply) =>
     sendExport(request, reply, await currentRoutesHcl(api.db, api.now()), 'text/plain; charset=utf-8', 'routes.hcl'),
   );
 
-  api.get('/piston/certs', options, async (request, reply) =>
+  const certs = fileResponse('The approved certificates as a gzip-compressed tar archive (certs.tar.gz).', 'application/gzip', 'binary');
+  api.get('/piston/certs', { config, schema: { tags, summary: 'Export the certificates archive (tar, gzip)', operationId: 'exportCertificates', response: { 200: certs, ...unavailable } } }, async (request, reply) =>
     sendExport(request, reply, await currentCertsArchive(api.db, api.now()), 'application/gzip', 'certs.tar.gz'),
   );
 
-  api.get('/piston/statistics', { ...options, schema: { ...options.schema, response: { 200: pistonStatisticsSchema } } }, async () => {
+  const statistics = { tags, summary: 'Statistics of the gateway exports', operationId: 'getPistonStatistics', response: { 200: pistonStatisticsSchema, ...unavailable } };
+  api.get('/piston/statistics', { config: { auth: 'self' }, schema: statistics }, async () => {
     const now = api.now();
     // One build for the archive's ETag and the file names the statistics give.
     const [routes, certs] = await Promise.all([currentRoutesHcl(api.db, now), buildCertsArchive(api.db, now, true)]);

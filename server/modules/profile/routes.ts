@@ -15,7 +15,7 @@ export const clientSettingsOf = (config: Config): ClientSettings => ({
 export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
     '/config',
-    { config: { auth: 'public' }, schema: { tags: ['auth'], response: { 200: clientSettingsSchema } } },
+    { config: { auth: 'public' }, schema: { summary: 'The web app\'s sign-in settings', operationId: 'getClientSettings', tags: ['auth'], response: { 200: clientSettingsSchema } } },
     async () => clientSettingsOf(api.config),
   );
 
@@ -23,7 +23,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
     '/auth/callback',
     {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], response: { 200: profileSchema } },
+      schema: { summary: 'The signed-in caller\'s profile, with their roles', operationId: 'getProfile', tags: ['auth'], response: { 200: profileSchema } },
     },
     async (request) => {
       const actor = actorOf(request);

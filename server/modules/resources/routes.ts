@@ -12,33 +12,36 @@ const organizationQuery = z.object({ organization: text().min(1, 'is required').
 export const resourceRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['resources'];
 
-  api.get('/resources', { schema: { tags, querystring: z.object({ filter: text().max(200).optional() }), response: { 200: z.array(resourceSchema) } } }, async (request) =>
+  api.get('/resources', { schema: { summary: 'List the resources catalogue', operationId: 'listResources', tags, querystring: z.object({ filter: text().max(200).optional() }), response: { 200: z.array(resourceSchema) } } }, async (request) =>
     service.listResources(api.db, actorOf(request), request.query.filter),
   );
 
-  api.get('/organizations/:id/resources', { schema: { tags, params: id, response: { 200: z.array(resourceSchema) } } }, async (request) =>
+  api.get('/organizations/:id/resources', { schema: { summary: 'List the resources an organization may download', operationId: 'listOrganizationResources', tags, params: id, response: { 200: z.array(resourceSchema) } } }, async (request) =>
     service.listForOrganization(api.db, actorOf(request), request.params.id),
   );
 
-  api.get('/resources/:id', { schema: { tags, params: id, response: { 200: resourceSchema } } }, async (request) =>
+  api.get('/resources/:id', { schema: { summary: 'Get a resource', operationId: 'getResource', tags, params: id, response: { 200: resourceSchema } } }, async (request) =>
     service.getResource(api.db, actorOf(request), request.params.id),
   );
 
-  api.post('/resources', { schema: { tags, body: resourceInputSchema, response: { 201: resourceSchema } } }, async (request, reply) =>
+  api.post('/resources', { schema: { summary: 'Create a resource', operationId: 'createResource', tags, body: resourceInputSchema, response: { 201: resourceSchema } } }, async (request, reply) =>
     reply.status(201).send(await service.createResource(api.db, actorOf(request), request.body, api.now())),
   );
 
-  api.put('/resources/:id', { schema: { tags, params: id, body: resourceInputSchema, response: { 200: resourceSchema } } }, async (request) =>
+  api.put('/resources/:id', { schema: { summary: 'Save a resource', operationId: 'saveResource', tags, params: id, body: resourceInputSchema, response: { 200: resourceSchema } } }, async (request) =>
     service.updateResource(api.db, actorOf(request), request.params.id, request.body, api.now()),
   );
 
-  api.delete('/resources/:id', { schema: { tags, params: id, response: { 204: z.null() } } }, async (request, reply) => {
+  api.delete('/resources/:id', { schema: { summary: 'Delete a resource', operationId: 'deleteResource', tags, params: id, response: { 204: z.null() } } }, async (request, reply) => {
     await service.deleteResource(api.db, actorOf(request), request.params.id, api.now());
     return reply.status(204).send(null);
   });
 
   for (const [path, granted] of [['add', true], ['remove', false]] as const) {
-    api.post(`/resources/:id/${path}`, { schema: { tags, params: id, querystring: organizationQuery, response: { 200: resourceSchema } } }, async (request) =>
+    const schema = granted
+      ? { summary: 'Grant a RESTRICTED resource to an organization', operationId: 'grantResource' }
+      : { summary: 'Withdraw a RESTRICTED resource from an organization', operationId: 'withdrawResource' };
+    api.post(`/resources/:id/${path}`, { schema: { ...schema, tags, params: id, querystring: organizationQuery, response: { 200: resourceSchema } } }, async (request) =>
       service.setGrant(api.db, actorOf(request), request.params.id, request.query.organization, granted, api.now()),
     );
   }

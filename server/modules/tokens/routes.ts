@@ -3,18 +3,27 @@
  * The token itself is shown once and never stored; the journal keeps who made it, for whom, its id.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { tokenRequestSchema } from '../../../common/schemas/token';
 import { actorOf } from '../../auth/hook';
 import { authorizeOperator } from '../../access/authorize';
 import { TOKEN_REFUSAL } from '../../access/target-guard';
 import { audit } from '../../db/audit';
 import { signApiToken } from './api-tokens';
+import { errorBodySchema, fileResponse } from '../../http/openapi';
 
 export const tokenRoutes: FastifyPluginAsyncZod = async (api) => {
   api.post(
     '/token',
-    { schema: { tags: ['admin'], body: tokenRequestSchema, response: { 200: z.string() } } },
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Make an API token for a machine (text)',
+        operationId: 'createApiToken',
+        body: tokenRequestSchema,
+        // 503: no master secret to sign with.
+        response: { 200: fileResponse('The signed API token (a JWT), shown this once.', 'text/plain'), 503: errorBodySchema },
+      },
+    },
     async (request, reply) => {
       const actor = actorOf(request);
       const operator = authorizeOperator(actor, 'admin.token', TOKEN_REFUSAL);
