@@ -5,6 +5,10 @@ import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { containsThroughIndex } from '../../db/text-index';
 import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
+import { certificateSql } from '../../db/status-sql';
+
+/** The statuses of common/status.ts over `c` (db/status-sql.ts). */
+const status = certificateSql('c');
 
 function selectCertificates(db: Queryable) {
   return db
@@ -54,9 +58,9 @@ export async function listCertificates(
     if (organizations !== 'all') f = f.where('c.organization_id', 'in', organizations);
     if (query.owner_member_id) f = f.where('c.owner_member_id', '=', query.owner_member_id);
     if (nameFilter) f = f.where(nameFilter);
-    if (query.hideExpired) f = f.where('c.date_not_after', '>', at);
-    if (query.hideRequests) f = f.where((eb) => eb.or([eb('c.date_approved', 'is not', null), eb('c.date_revoked', 'is not', null)]));
-    if (query.hideValid) f = f.where((eb) => eb.or([eb('c.date_not_before', '>', at), eb('c.date_not_after', '<=', at)]));
+    if (query.hideExpired) f = f.where(status.notExpired(at));
+    if (query.hideRequests) f = f.where(status.decided());
+    if (query.hideValid) f = f.where(status.notValid(at));
     return f as Q;
   };
   let page = filtered(selectCertificates(db)).select(SUMMARY);
@@ -113,13 +117,7 @@ export async function listPendingCertificates(
   const pending = () => {
     let q = db.selectFrom('certificates as c');
     if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
-    return kind === 'approval'
-      ? q.where('c.date_approved', 'is', null).where('c.date_revoked', 'is', null)
-      : q
-          .where('c.date_approved', 'is not', null)
-          .where('c.date_revoked', 'is', null)
-          .where('c.date_expiry_acknowledged', 'is', null)
-          .where('c.date_not_after', '<=', now.toISOString());
+    return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
   };
   const keys = pending().select('c.distinguished_name').orderBy(order).orderBy('c.distinguished_name').offset(page.offset).limit(page.limit);
   const [rows, count] = await Promise.all([

@@ -9,7 +9,11 @@ import type { StatusListQuery } from '../../../common/schemas/lists';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
 import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
+import { licenseSql } from '../../db/status-sql';
 import { conflict } from '../../errors';
+
+/** The statuses of common/status.ts over `l` (db/status-sql.ts). */
+const status = licenseSql('l');
 
 /** Each license with its organization and its successor `s` (the license a renewal made). */
 function selectLicenses(db: Queryable) {
@@ -48,12 +52,10 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
     let f = q as SelectQueryBuilder<LicenseTables, 'l', object>;
     if (organizations !== 'all') f = f.where('l.organization_id', 'in', organizations);
     if (nameFilter) f = f.where(nameFilter);
-    if (query.hideExpired) f = f.where('l.date_valid_until', '>', at);
-    if (query.hideRequests) f = f.where((eb) => eb.or([eb('l.date_approved', 'is not', null), eb('l.date_rejected', 'is not', null)]));
+    if (query.hideExpired) f = f.where(status.notExpired(at));
+    if (query.hideRequests) f = f.where(status.decided());
     // "Valid" = approved and in force; everything else stays.
-    if (query.hideValid) {
-      f = f.where((eb) => eb.or([eb('l.date_approved', 'is', null), eb('l.date_valid_from', '>', at), eb('l.date_valid_until', '<=', at)]));
-    }
+    if (query.hideValid) f = f.where(status.notValid(at));
     return f as Q;
   };
   let page = filtered(selectLicenses(db));
@@ -146,20 +148,7 @@ export async function listPendingLicenses(
   const pending = () => {
     let q = db.selectFrom('licenses as l');
     if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
-    return kind === 'approval'
-      ? q.where('l.date_approved', 'is', null).where('l.date_rejected', 'is', null)
-      : q
-          .where('l.date_approved', 'is not', null)
-          .where('l.date_expiry_acknowledged', 'is', null)
-          .where('l.date_valid_until', '<=', now.toISOString())
-          // A scalar subquery, read only where there is a successor: PostgreSQL would answer an
-          // EXISTS here by hashing every rejected license of the table first.
-          .where((eb) =>
-            eb.or([
-              eb('l.extended_by_license_id', 'is', null),
-              eb(eb.selectFrom('licenses as s').select('s.date_rejected').whereRef('s.license_id', '=', 'l.extended_by_license_id'), 'is not', null),
-            ]),
-          );
+    return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
   };
   const keys = pending().select('l.license_id').orderBy(order).orderBy('l.license_id').offset(page.offset).limit(page.limit);
   const [rows, count] = await Promise.all([

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/database';
+import { certificateSql, licenseSql } from '../../db/status-sql';
 
 /** The next end of validity after `now` among the rows that would then wait, in ms, or Infinity. */
 export async function nextExpiry(db: Queryable, list: 'certificates' | 'licenses', now: Date): Promise<number> {
@@ -14,17 +15,12 @@ export async function nextExpiry(db: Queryable, list: 'certificates' | 'licenses
       ? await db
           .selectFrom('certificates')
           .select(sql<string | null>`min(date_not_after)`.as('at'))
-          .where('date_approved', 'is not', null)
-          .where('date_revoked', 'is', null)
-          .where('date_expiry_acknowledged', 'is', null)
-          .where('date_not_after', '>', at)
+          .where(certificateSql('certificates').awaitingExpiry(at))
           .executeTakeFirst()
       : await db
           .selectFrom('licenses')
           .select(sql<string | null>`min(date_valid_until)`.as('at'))
-          .where('date_approved', 'is not', null)
-          .where('date_expiry_acknowledged', 'is', null)
-          .where('date_valid_until', '>', at)
+          .where(licenseSql('licenses').awaitingExpiry(at))
           .executeTakeFirst();
   return row?.at ? Date.parse(String(row.at)) : Infinity;
 }
