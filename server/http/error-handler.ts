@@ -4,14 +4,17 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpError } from '../errors';
+import { z } from 'zod';
+import { HttpError, type Redirect } from '../errors';
 
-export interface ErrorBody {
-  message: string;
-  severity: 'ERROR' | 'WARNING';
-  field?: string;
-  redirect?: string;
-}
+/** The body of every error response; the OpenAPI document's `Error` (http/openapi.ts). */
+export const errorBodySchema = z.object({
+  message: z.string().describe('What went wrong, for a person: the web app shows it as a notification.'),
+  severity: z.enum(['ERROR', 'WARNING']).describe('WARNING for a conflict the person can resolve (409), ERROR otherwise.'),
+  field: z.string().optional().describe('The input field a 400 is about (`domains.3` is the fourth of `domains`).'),
+  redirect: z.enum(['Welcome', 'AuthWelcome', 'AccessError', 'NetworkError'] satisfies Redirect[]).optional().describe('The screen the web app should go to.'),
+});
+export type ErrorBody = z.output<typeof errorBodySchema>;
 
 function fieldOf(path: string | undefined): string | undefined {
   const cleaned = path?.replace(/^\//, '').replace(/\//g, '.');
@@ -58,7 +61,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   const status = error.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', severity: 'ERROR' });
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', severity: 'ERROR' } satisfies ErrorBody);
   }
   // Fastify's own 4xx (body too large, bad JSON, unsupported media type, rate limit): their text is safe to show.
   return reply.status(status).send({ message: error.message, severity: 'ERROR' } satisfies ErrorBody);

@@ -16,7 +16,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ErrorBody } from './error-handler';
+import { errorBodySchema } from './error-handler';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,16 +24,6 @@ declare module 'fastify' {
     etag?: boolean;
   }
 }
-
-/** The body of every error response (SPEC.md §8). */
-export const errorBodySchema = z.object({
-  message: z.string().describe('What went wrong, for a person: the web app shows it as a notification.'),
-  severity: z.enum(['ERROR', 'WARNING']).describe('WARNING for a conflict the person can resolve (409), ERROR otherwise.'),
-  field: z.string().optional().describe('The input field a 400 is about (`domains.3` is the fourth of `domains`).'),
-  redirect: z.enum(['Welcome', 'AuthWelcome', 'AccessError', 'NetworkError']).optional().describe('The screen the web app should go to.'),
-});
-// The error handler's type and this schema are the same shape.
-((body: z.output<typeof errorBodySchema>): ErrorBody => body) satisfies unknown;
 
 const ERRORS = {
   400: ['BadRequest', 'The input is not valid: `field` names what is wrong. Nothing was changed.'],
@@ -52,7 +42,7 @@ type ErrorStatus = keyof typeof ERRORS;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The error statuses a route of /api gives besides those it declares itself. */
-export function errorStatuses(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): ErrorStatus[] {
+function errorStatuses(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): ErrorStatus[] {
   const schema = route.schema ?? {};
   const signedIn = (route.config?.auth ?? 'member') !== 'public';
   const named = Boolean(schema.params) || route.url.includes(':');

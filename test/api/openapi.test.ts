@@ -10,7 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { BaseResolver, createConfig, lintDocument, makeDocumentFromString } from '@redocly/openapi-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
-import { errorBodySchema } from '../../server/http/openapi';
+import { errorBodySchema } from '../../server/http/error-handler';
 import { createTestDatabase, type TestDatabase } from '../support/databases';
 import { signToken, TEST_CONFIG } from '../support/test-app';
 

@@ -7,7 +7,8 @@ import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
 import * as service from './service';
-import { errorBodySchema, fileResponse } from '../../http/openapi';
+import { errorBodySchema } from '../../http/error-handler';
+import { fileResponse } from '../../http/openapi';
 import { licenseKey, licensePublicKeyPem } from './keys';
 
 const org = z.object({ id: idText() });

@@ -10,7 +10,8 @@ import { authenticateGateway } from './gateway-auth';
 import { currentCertsArchive, currentRoutesHcl, type Export } from './exports';
 import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
 import { buildStatistics } from './statistics';
-import { errorBodySchema, fileResponse } from '../../http/openapi';
+import { errorBodySchema } from '../../http/error-handler';
+import { fileResponse } from '../../http/openapi';
 
 /** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
 function notModified(request: FastifyRequest, etag: string): boolean {

@@ -9,7 +9,8 @@ import { authorizeOperator } from '../../access/authorize';
 import { TOKEN_REFUSAL } from '../../access/target-guard';
 import { audit } from '../../db/audit';
 import { signApiToken } from './api-tokens';
-import { errorBodySchema, fileResponse } from '../../http/openapi';
+import { errorBodySchema } from '../../http/error-handler';
+import { fileResponse } from '../../http/openapi';
 
 export const tokenRoutes: FastifyPluginAsyncZod = async (api) => {
   api.post(
