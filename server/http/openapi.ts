@@ -84,6 +84,7 @@ type Document = {
 const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'Done: no content' };
 
 const ETAG = { type: 'string', description: 'The version of the content: send it back in If-None-Match.' };
+const TOTAL = { type: 'integer', description: 'How many items match the query in all (SPEC.md §7): the list pages by offset and limit.' };
 
 /** Shared parts in `components`, each error response pointing at its one definition. */
 function finish(document: Document): Document {
@@ -146,6 +147,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const { schema, url: path } = jsonSchemaTransform(input);
       const transformed = schema as Record<string, unknown> & { response?: Record<string, unknown> };
       if (route.config?.auth === 'public') transformed.security = [];
+      // A paged list (offset and limit) tells the total of all its pages in X-Total-Count.
+      const query = transformed.querystring as { properties?: Record<string, unknown> } | undefined;
+      const listed = transformed.response?.[200] as { headers?: unknown } | undefined;
+      if (query?.properties?.offset && query.properties.limit && listed) listed.headers = { 'x-total-count': TOTAL };
       if (route.config?.etag) {
         transformed.headers = { type: 'object', properties: { 'if-none-match': { type: 'string', description: 'The ETag of the copy the client has.' } } };
         const ok = transformed.response?.[200] as { headers?: unknown } | undefined;

@@ -149,5 +149,10 @@ describe('the OpenAPI document', () => {
     const certs = operation('GET /api/piston/certs');
     expect(certs.responses['304']).toMatchObject({ headers: { etag: expect.anything() } });
     expect(certs.parameters).toContainEqual(expect.objectContaining({ name: 'if-none-match', in: 'header' }));
+    // Paged lists name their total; the pending lists carry theirs in the body.
+    for (const key of ['GET /api/certificates', 'GET /api/organizations/{id}/licenses', 'GET /api/members', 'GET /api/organizations/{id}/auditrecords']) {
+      expect(operation(key).responses['200'].headers, key).toHaveProperty('x-total-count');
+    }
+    expect(operation('GET /api/approve').responses['200'].headers).toBeUndefined();
   });
 });
