@@ -4,47 +4,34 @@
  * member's details in their organization.
  */
 import { Link } from 'react-router';
-import { Anchor, Table } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import type { Member } from '../../../common/schemas/member';
 import { WithBannedBadge } from '../../components/BanNotice';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
-import { StackedTable } from '../../components/StackedTable';
 import { useListSearch } from '../../components/useListSearch';
 import { memberDetailsPath } from '../../lib/navigation';
 import { useUsers } from './members/api/get-users';
 
 const PAGE_SIZE = 100;
 
-function UserTable({ members }: { members: Member[] }) {
-  return (
-    <StackedTable striped highlightOnHover verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Name</Table.Th>
-          <Table.Th scope="col">Organization</Table.Th>
-          <Table.Th scope="col">Email</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {members.map((member) => (
-          <Table.Tr key={member.member_id}>
-            <Table.Td data-label="Name">
-              <WithBannedBadge banned={!!member.date_member_banned}>
-                <Anchor component={Link} to={memberDetailsPath(member.organization_id, member.member_id)} fw={600} className="break-anywhere">
-                  {member.name}
-                </Anchor>
-              </WithBannedBadge>
-            </Table.Td>
-            <Table.Td data-label="Organization" className="break-anywhere">{member.organization_name}</Table.Td>
-            <Table.Td data-label="Email" className="break-anywhere">{member.member_email}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </StackedTable>
-  );
-}
+const COLUMNS: DataColumn<Member>[] = [
+  {
+    header: 'Name',
+    rowHeader: true,
+    cell: (m) => (
+      <WithBannedBadge banned={!!m.date_member_banned}>
+        <Anchor component={Link} to={memberDetailsPath(m.organization_id, m.member_id)} fw={600} className="break-anywhere">
+          {m.name}
+        </Anchor>
+      </WithBannedBadge>
+    ),
+  },
+  { header: 'Organization', breakAnywhere: true, cell: (m) => m.organization_name },
+  { header: 'Email', breakAnywhere: true, cell: (m) => m.member_email },
+];
 
 export default function AdminMembersPage() {
   const { filter, page, offset, setFilter, setPage } = useListSearch(PAGE_SIZE);
@@ -54,7 +41,7 @@ export default function AdminMembersPage() {
     <Page title="User" documentTitle="User · Admin" subtitle="Members of the organizations you can see.">
       <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
       <PagedList query={users} noun="members" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
-        {(items) => <UserTable members={items} />}
+        {(items) => <DataTable label="Members" columns={COLUMNS} rows={items} rowKey={(m) => m.member_id} minWidth={0} />}
       </PagedList>
     </Page>
   );

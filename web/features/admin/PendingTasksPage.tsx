@@ -7,15 +7,14 @@
  */
 import { useRef } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
 import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
-import { CardField, CardList, ListCard } from '../../components/CardList';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { ListPaging } from '../../components/ListPaging';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
-import { usePhone } from '../../components/usePhone';
 import { certificateDetailsPath, licenseDetailsPath } from '../../lib/navigation';
 import { PENDING_PAGE_SIZE, usePending, type PendingKind } from './pending/api/get-pending';
 import { usePendingPages, type PendingList } from './pending/usePendingPages';
@@ -51,7 +50,6 @@ const licenseTask = (l: License): Task => ({
   created: l.date_created,
 });
 
-const NOWRAP = { whiteSpace: 'nowrap' } as const;
 /** Scrolled to, a heading stops below the fixed header (Mantine's AppShell sets the variable). */
 const HEADING_SCROLL_MARGIN = { scrollMarginTop: 'calc(var(--app-shell-header-offset, 60px) + var(--mantine-spacing-md))' } as const;
 const count = new Intl.NumberFormat('en-US');
@@ -62,56 +60,13 @@ const taskLink = (task: Task) => (
   </Anchor>
 );
 
-/** Phones: one card per task instead of a table wider than the screen. */
-function TaskCards({ tasks, label }: { tasks: Task[]; label: string }) {
-  return (
-    <CardList label={label}>
-      {tasks.map((task) => (
-        <ListCard key={task.key}>
-          <Stack gap={8} align="flex-start">
-            {taskLink(task)}
-            <CardField label="Organization">{task.organization}</CardField>
-            <CardField label="Valid">
-              {formatDate(task.from)} – {formatDate(task.until)}
-            </CardField>
-            <CardField label="Created">{formatDateTime(task.created)}</CardField>
-          </Stack>
-        </ListCard>
-      ))}
-    </CardList>
-  );
-}
-
-function TaskTable({ tasks, label }: { tasks: Task[]; label: string }) {
-  return (
-    <Table.ScrollContainer minWidth={820} type="native">
-      <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col" w="45%">
-              Name
-            </Table.Th>
-            <Table.Th scope="col">Organization</Table.Th>
-            <Table.Th scope="col">Valid From</Table.Th>
-            <Table.Th scope="col">Until</Table.Th>
-            <Table.Th scope="col">Created</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {tasks.map((task) => (
-            <Table.Tr key={task.key}>
-              <Table.Td>{taskLink(task)}</Table.Td>
-              <Table.Td className="break-anywhere">{task.organization}</Table.Td>
-              <Table.Td style={NOWRAP}>{formatDate(task.from)}</Table.Td>
-              <Table.Td style={NOWRAP}>{formatDate(task.until)}</Table.Td>
-              <Table.Td style={NOWRAP}>{formatDateTime(task.created)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+const TASK_COLUMNS: DataColumn<Task>[] = [
+  { header: 'Name', rowHeader: true, width: '45%', cell: taskLink },
+  { header: 'Organization', breakAnywhere: true, cell: (task) => task.organization },
+  { header: 'Valid From', nowrap: true, cell: (task) => formatDate(task.from) },
+  { header: 'Until', nowrap: true, cell: (task) => formatDate(task.until) },
+  { header: 'Created', nowrap: true, cell: (task) => formatDateTime(task.created) },
+];
 
 interface TaskListProps {
   id: string;
@@ -127,7 +82,6 @@ interface TaskListProps {
 
 /** One list of a kind: its heading with the true total, one page of rows, and its own paging. */
 function TaskList({ id, title, noun, tasks, total, page, onPage, empty }: TaskListProps) {
-  const phone = usePhone();
   const heading = useRef<HTMLHeadingElement>(null);
   const label = noun.charAt(0).toUpperCase() + noun.slice(1);
   const turn = (next: number) => {
@@ -150,10 +104,8 @@ function TaskList({ id, title, noun, tasks, total, page, onPage, empty }: TaskLi
         <>
           {tasks.length === 0 ? (
             <Text>No {noun} on this page.</Text>
-          ) : phone ? (
-            <TaskCards tasks={tasks} label={label} />
           ) : (
-            <TaskTable tasks={tasks} label={label} />
+            <DataTable label={label} columns={TASK_COLUMNS} rows={tasks} rowKey={(task) => task.key} minWidth={820} />
           )}
           <ListPaging total={total} count={tasks.length} page={page} pageSize={PENDING_PAGE_SIZE} onPage={turn} noun={noun} />
         </>

@@ -3,13 +3,13 @@
  * members with their roles, each linking to the member's details.
  */
 import { Link } from 'react-router';
-import { Anchor, Table } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import type { Member } from '../../../common/schemas/member';
 import { WithBannedBadge } from '../../components/BanNotice';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
-import { StackedTable } from '../../components/StackedTable';
 import { useListSearch } from '../../components/useListSearch';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { memberDetailsPath } from '../../lib/navigation';
@@ -18,38 +18,22 @@ import { RoleBadges } from './components/RoleBadges';
 
 export const MEMBERS_PAGE_SIZE = 100;
 
-function MemberTable({ organizationId, members }: { organizationId: string; members: Member[] }) {
-  return (
-    <StackedTable striped highlightOnHover verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Name</Table.Th>
-          <Table.Th scope="col">Email</Table.Th>
-          <Table.Th scope="col">Job role</Table.Th>
-          <Table.Th scope="col">Roles</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {members.map((member) => (
-          <Table.Tr key={member.member_id}>
-            <Table.Td data-label="Name">
-              <WithBannedBadge banned={!!member.date_member_banned}>
-                <Anchor component={Link} to={memberDetailsPath(organizationId, member.member_id)} fw={600} className="break-anywhere">
-                  {member.name}
-                </Anchor>
-              </WithBannedBadge>
-            </Table.Td>
-            <Table.Td data-label="Email" className="break-anywhere">{member.member_email}</Table.Td>
-            <Table.Td data-label="Job role">{member.job_role || '-'}</Table.Td>
-            <Table.Td data-label="Roles">
-              <RoleBadges roles={member.roles} organizationId={organizationId} />
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </StackedTable>
-  );
-}
+const columnsOf = (organizationId: string): DataColumn<Member>[] => [
+  {
+    header: 'Name',
+    rowHeader: true,
+    cell: (m) => (
+      <WithBannedBadge banned={!!m.date_member_banned}>
+        <Anchor component={Link} to={memberDetailsPath(organizationId, m.member_id)} fw={600} className="break-anywhere">
+          {m.name}
+        </Anchor>
+      </WithBannedBadge>
+    ),
+  },
+  { header: 'Email', breakAnywhere: true, cell: (m) => m.member_email },
+  { header: 'Job role', cell: (m) => m.job_role || '-' },
+  { header: 'Roles', cell: (m) => <RoleBadges roles={m.roles} organizationId={organizationId} /> },
+];
 
 export default function MembersPage() {
   const { orgId, organization } = useRouteOrganization();
@@ -60,7 +44,7 @@ export default function MembersPage() {
     <Page title="Members" subtitle={organization ? `People of ${organization.organization_name} and their roles.` : '…'}>
       <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
       <PagedList query={members} noun="members" page={page} pageSize={MEMBERS_PAGE_SIZE} onPage={setPage}>
-        {(items) => <MemberTable organizationId={orgId} members={items} />}
+        {(items) => <DataTable label="Members" columns={columnsOf(orgId)} rows={items} rowKey={(m) => m.member_id} minWidth={0} />}
       </PagedList>
     </Page>
   );

@@ -4,17 +4,16 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Organization } from '../../../common/schemas/organization';
 import { label } from '../../../common/enums';
 import { ALL_ORGANIZATIONS, useOrganizations } from '../../api/get-organizations';
 import { WithBannedBadge } from '../../components/BanNotice';
-import { CardList, ListCard } from '../../components/CardList';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { LiveFilterInput } from '../../components/LiveFilterInput';
 import { Page } from '../../components/Page';
 import { QueryList } from '../../components/QueryList';
-import { usePhone } from '../../components/usePhone';
 import { ORGANIZATION_SECTIONS, organizationPath } from '../../lib/navigation';
 import { session } from '../../lib/session';
 
@@ -60,69 +59,21 @@ function SectionLinks({ organization, onOpen }: { organization: Organization; on
   );
 }
 
-interface ListProps {
-  organizations: Organization[];
-  onOpen: (organization: Organization) => void;
-}
+/** The columns; opening an organization from a link makes it the current one (onOpen). */
+const columnsOf = (onOpen: (organization: Organization) => void): DataColumn<Organization>[] => [
+  { header: 'Organization', rowHeader: true, cell: (o) => <OrganizationName organization={o} onOpen={() => onOpen(o)} /> },
+  { header: 'Type', cell: (o) => label(o.organization_role) },
+  { header: 'Your roles', cell: (o) => <Roles organization={o} /> },
+  { header: 'Sections', cell: (o) => <SectionLinks organization={o} onOpen={() => onOpen(o)} /> },
+];
 
-function OrganizationTable({ organizations, onOpen }: ListProps) {
-  return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Organization</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">Your roles</Table.Th>
-            <Table.Th scope="col">Sections</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {organizations.map((organization) => (
-            <Table.Tr key={organization.organization_id}>
-              <Table.Td>
-                <OrganizationName organization={organization} onOpen={() => onOpen(organization)} />
-              </Table.Td>
-              <Table.Td>{label(organization.organization_role)}</Table.Td>
-              <Table.Td>
-                <Roles organization={organization} />
-              </Table.Td>
-              <Table.Td>
-                <SectionLinks organization={organization} onOpen={() => onOpen(organization)} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-/** Phones: one card per organization instead of a table wider than the screen. */
-function OrganizationCards({ organizations, onOpen }: ListProps) {
-  return (
-    <CardList>
-      {organizations.map((organization) => (
-        <ListCard key={organization.organization_id}>
-          <Stack gap="xs">
-            <OrganizationName organization={organization} onOpen={() => onOpen(organization)} />
-            <Text size="sm">{label(organization.organization_role)}</Text>
-            <Roles organization={organization} />
-            <SectionLinks organization={organization} onOpen={() => onOpen(organization)} />
-          </Stack>
-        </ListCard>
-      ))}
-    </CardList>
-  );
-}
+// Opening an organization from here makes it the current one at once (its roles included).
+const COLUMNS = columnsOf((organization) => session.setOrganization(organization));
 
 export default function HomePage() {
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), 300);
   const organizations = useOrganizations({ ...ALL_ORGANIZATIONS, filter: debounced || undefined });
-  const phone = usePhone();
-  // Opening an organization from here makes it the current one at once (its roles included).
-  const open = (organization: Organization) => session.setOrganization(organization);
 
   return (
     <Page title="Self-Service" subtitle="Your organizations and your roles in them.">
@@ -130,7 +81,7 @@ export default function HomePage() {
       <QueryList query={organizations} noun="organizations">
         {({ items, total }) => (
           <>
-            {phone ? <OrganizationCards organizations={items} onOpen={open} /> : <OrganizationTable organizations={items} onOpen={open} />}
+            <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={640} />
             <Text size="sm" c="dimmed">
               {total === items.length ? `${total} organization${total === 1 ? '' : 's'}` : `Showing ${items.length} of ${total} organizations`}
             </Text>

@@ -3,7 +3,7 @@
  * website and ban state, a filter by name, and "New organization" for those who may create one.
  */
 import { Link } from 'react-router';
-import { Anchor, Group, Table, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, VisuallyHidden } from '@mantine/core';
 import { IconExternalLink, IconPlus } from '@tabler/icons-react';
 import { label } from '../../../../common/enums';
 import { can, childOf } from '../../../../common/policy';
@@ -11,10 +11,10 @@ import { normalizeWebsite, type Organization } from '../../../../common/schemas/
 import { useOrganizations } from '../../../api/get-organizations';
 import { WithBannedBadge } from '../../../components/BanNotice';
 import { FilterForm } from '../../../components/FilterForm';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { ButtonLink } from '../../../components/Link';
 import { Page } from '../../../components/Page';
 import { PagedList } from '../../../components/PagedList';
-import { StackedTable } from '../../../components/StackedTable';
 import { useListSearch } from '../../../components/useListSearch';
 import { useActor } from '../../../lib/actor';
 import { adminOrganizationPath, newOrganizationPath } from './paths';
@@ -35,36 +35,21 @@ function Website({ website }: { website: string | null }) {
   );
 }
 
-function OrganizationTable({ organizations }: { organizations: Organization[] }) {
-  return (
-    <StackedTable striped highlightOnHover verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Name</Table.Th>
-          <Table.Th scope="col">Role</Table.Th>
-          <Table.Th scope="col">Website</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {organizations.map((organization) => (
-          <Table.Tr key={organization.organization_id}>
-            <Table.Td data-label="Name">
-              <WithBannedBadge banned={!!organization.date_organization_banned}>
-                <Anchor component={Link} to={adminOrganizationPath(organization.organization_id)} fw={600} className="break-anywhere">
-                  {organization.organization_name}
-                </Anchor>
-              </WithBannedBadge>
-            </Table.Td>
-            <Table.Td data-label="Role">{label(organization.organization_role)}</Table.Td>
-            <Table.Td data-label="Website">
-              <Website website={organization.website} />
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </StackedTable>
-  );
-}
+const COLUMNS: DataColumn<Organization>[] = [
+  {
+    header: 'Name',
+    rowHeader: true,
+    cell: (o) => (
+      <WithBannedBadge banned={!!o.date_organization_banned}>
+        <Anchor component={Link} to={adminOrganizationPath(o.organization_id)} fw={600} className="break-anywhere">
+          {o.organization_name}
+        </Anchor>
+      </WithBannedBadge>
+    ),
+  },
+  { header: 'Role', cell: (o) => label(o.organization_role) },
+  { header: 'Website', cell: (o) => <Website website={o.website} /> },
+];
 
 export default function AdminOrganizationsPage() {
   const actor = useActor();
@@ -87,7 +72,7 @@ export default function AdminOrganizationsPage() {
     >
       <FilterForm label="Filter by name" placeholder="Organization name" value={filter} onFilter={setFilter} />
       <PagedList query={organizations} noun="organizations" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
-        {(items) => <OrganizationTable organizations={items} />}
+        {(items) => <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={0} />}
       </PagedList>
     </Page>
   );

@@ -1,12 +1,10 @@
 /**
  * Per organization: pending certificate approvals and the latest certificate of each event.
- * A table on wider screens, one card per organization on phones.
+ * A table on wider screens, one card per organization on phones (DataTable).
  */
-import { Box, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { formatDateTime } from '../../../../common/dates';
-import { CardList, ListCard } from '../../../components/CardList';
-import { scrollRegion } from '../../../components/scroll-region';
-import { usePhone } from '../../../components/usePhone';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { EVENTS, type LatestCertificate, type OrganizationStatistics, type PistonEvent } from './summary';
 
 const EVENT_LABELS: Record<PistonEvent, string> = {
@@ -43,76 +41,23 @@ function Latest({ latest }: { latest: LatestCertificate | null }) {
   );
 }
 
-function ChangesTable({ organizations }: { organizations: OrganizationStatistics[] }) {
-  return (
-    <Table.ScrollContainer minWidth={1000} scrollAreaProps={scrollRegion('Certificate changes')}>
-      <Table striped verticalSpacing="sm" layout="fixed" aria-label="Recent certificate changes per organization">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col" w={140}>
-              Organization
-            </Table.Th>
-            <Table.Th scope="col" w={90} ta="right">
-              Pending approvals
-            </Table.Th>
-            {EVENTS.map((event) => (
-              <Table.Th scope="col" key={event}>
-                {EVENT_LABELS[event]}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {organizations.map((organization) => (
-            <Table.Tr key={organization.organization_id} style={{ verticalAlign: 'top' }}>
-              <Table.Th scope="row" fw={600} className="break-anywhere">
-                {organization.organization_name}
-              </Table.Th>
-              <Table.Td ta="right">{organization.cert_unapproved}</Table.Td>
-              {EVENTS.map((event) => (
-                <Table.Td key={event}>
-                  <Latest latest={organization.latest[event]} />
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-function ChangesCards({ organizations }: { organizations: OrganizationStatistics[] }) {
-  return (
-    <CardList label="Recent certificate changes per organization">
-      {organizations.map((organization) => (
-        <ListCard key={organization.organization_id}>
-          <Stack gap="xs">
-            <Title order={3} size="h5" className="break-anywhere">
-              {organization.organization_name}
-            </Title>
-            <Text size="sm">Pending approvals: {organization.cert_unapproved}</Text>
-            <SimpleGrid cols={1} spacing="xs" component="dl" m={0}>
-              {EVENTS.map((event) => (
-                <div key={event}>
-                  <Text component="dt" size="sm" fw={600}>
-                    {EVENT_LABELS[event]}
-                  </Text>
-                  <Box component="dd" m={0}>
-                    <Latest latest={organization.latest[event]} />
-                  </Box>
-                </div>
-              ))}
-            </SimpleGrid>
-          </Stack>
-        </ListCard>
-      ))}
-    </CardList>
-  );
-}
+const COLUMNS: DataColumn<OrganizationStatistics>[] = [
+  { header: 'Organization', rowHeader: true, width: '140px', breakAnywhere: true, cell: (o) => o.organization_name },
+  { header: 'Pending approvals', width: '90px', align: 'end', cell: (o) => o.cert_unapproved },
+  ...EVENTS.map((event): DataColumn<OrganizationStatistics> => ({ header: EVENT_LABELS[event], cell: (o) => <Latest latest={o.latest[event]} /> })),
+];
 
 export function OrganizationChangesTable({ organizations }: { organizations: OrganizationStatistics[] }) {
-  const phone = usePhone();
   if (organizations.length === 0) return <Text>No organizations found.</Text>;
-  return phone ? <ChangesCards organizations={organizations} /> : <ChangesTable organizations={organizations} />;
+  return (
+    <DataTable
+      label="Recent certificate changes per organization"
+      columns={COLUMNS}
+      rows={organizations}
+      rowKey={(o) => o.organization_id}
+      minWidth={1000}
+      alignTop
+      fixedLayout
+    />
+  );
 }

@@ -3,19 +3,17 @@
  * area (SPEC.md §2): a DN filter, three hide toggles, one page of rows with their badges, paging.
  * The filters and the page live in the URL query.
  */
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Stack } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
-import { CardField, CardList, ListCard } from '../../../components/CardList';
 import { CertificateBadges } from '../../../components/CertificateBadges';
-import { DataTable } from '../../../components/DataTable';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { PagedList } from '../../../components/PagedList';
-
 import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useStatusListSearch } from '../../../components/useListSearch';
-import { usePhone } from '../../../components/usePhone';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
@@ -31,96 +29,47 @@ export interface CertificateListProps {
   showOrganization?: boolean;
 }
 
-const detailsLink = (certificate: CertificateSummary) => (
-  <Anchor
-    component={Link}
-    to={certificateDetailsPath(certificate.organization_id, certificate.distinguished_name)}
-    fw={600}
-    className="break-anywhere"
-  >
-    <DistinguishedName dn={certificate.distinguished_name} />
-  </Anchor>
+/** The row's name: the DN, with the certificate's badges under it. */
+const detailsLink = (certificate: CertificateSummary, now: Date) => (
+  <Stack gap={6} align="flex-start">
+    <Anchor
+      component={Link}
+      to={certificateDetailsPath(certificate.organization_id, certificate.distinguished_name)}
+      fw={600}
+      className="break-anywhere"
+    >
+      <DistinguishedName dn={certificate.distinguished_name} />
+    </Anchor>
+    <CertificateBadges certificate={certificate} now={now} />
+  </Stack>
 );
 
 const ownerName = (certificate: CertificateSummary) => certificate.owner?.name ?? '-';
 
-interface RowsProps {
-  certificates: CertificateSummary[];
-  showOrganization: boolean;
-  now: Date;
-}
-
-function CertificateTable({ certificates, showOrganization, now }: RowsProps) {
-  return (
-    <DataTable label="Certificates" minWidth={showOrganization ? 980 : 840}>
-      <thead>
-        <tr>
-          {showOrganization ? <th scope="col">Organization</th> : null}
-          <th scope="col" style={{ width: '40%' }}>
-            Distinguished Name
-          </th>
-          <th scope="col">Description</th>
-          <th scope="col">Owner</th>
-          <th scope="col">Valid From</th>
-          <th scope="col">Until</th>
-        </tr>
-      </thead>
-      <tbody>
-        {certificates.map((certificate) => (
-          <tr key={certificate.distinguished_name}>
-            {showOrganization ? <td className="break-anywhere">{certificate.organization_name}</td> : null}
-            <td>
-              <Stack gap={6} align="flex-start">
-                {detailsLink(certificate)}
-                <CertificateBadges certificate={certificate} now={now} />
-              </Stack>
-            </td>
-            <td className="break-anywhere">{certificate.description || '-'}</td>
-            <td>{ownerName(certificate)}</td>
-            <td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_before)}</td>
-            <td style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_after)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
-  );
-}
-
-/** Phones: one card per certificate instead of a table wider than the screen. */
-function CertificateCards({ certificates, showOrganization, now }: RowsProps) {
-  return (
-    <CardList label="Certificates">
-      {certificates.map((certificate) => (
-        <ListCard key={certificate.distinguished_name}>
-          <Stack gap={8}>
-            {detailsLink(certificate)}
-            <CertificateBadges certificate={certificate} now={now} />
-            {showOrganization ? <CardField label="Organization">{certificate.organization_name}</CardField> : null}
-            {certificate.description ? <CardField label="Description">{certificate.description}</CardField> : null}
-            <CardField label="Owner">{ownerName(certificate)}</CardField>
-            <CardField label="Valid">
-              {formatDate(certificate.date_not_before)} – {formatDate(certificate.date_not_after)}
-            </CardField>
-          </Stack>
-        </ListCard>
-      ))}
-    </CardList>
-  );
-}
+/** The columns; the DN's badges read the clock, so they are made again at each change of it. */
+const columnsOf = (now: Date, showOrganization: boolean): DataColumn<CertificateSummary>[] => [
+  ...(showOrganization ? [{ header: 'Organization', breakAnywhere: true, cell: (c: CertificateSummary) => c.organization_name }] : []),
+  { header: 'Distinguished Name', rowHeader: true, width: '40%', cell: (c) => detailsLink(c, now) },
+  { header: 'Description', breakAnywhere: true, cell: (c) => c.description || '-' },
+  { header: 'Owner', cell: ownerName },
+  { header: 'Valid From', nowrap: true, cell: (c) => formatDate(c.date_not_before) },
+  { header: 'Until', nowrap: true, cell: (c) => formatDate(c.date_not_after) },
+];
 
 export function CertificateList({ organizationId, showOrganization = false }: CertificateListProps) {
   const search = useStatusListSearch(PAGE_SIZE);
   const { page, request, setPage } = search;
   const certificates = useCertificates(organizationId, request);
-  const phone = usePhone();
   const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
-  const Rows = phone ? CertificateCards : CertificateTable;
+  const columns = useMemo(() => columnsOf(now, showOrganization), [now, showOrganization]);
 
   return (
     <Stack gap="lg">
       <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} />
       <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
-        {(items) => <Rows certificates={items} showOrganization={showOrganization} now={now} />}
+        {(items) => (
+          <DataTable label="Certificates" columns={columns} rows={items} rowKey={(c) => c.distinguished_name} minWidth={showOrganization ? 980 : 840} />
+        )}
       </PagedList>
     </Stack>
   );

@@ -4,49 +4,37 @@
  * the certificate's details.
  */
 import { Link } from 'react-router';
-import { Anchor, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { QueryList } from '../../../components/QueryList';
-import { StackedTable } from '../../../components/StackedTable';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useMemberCertificates } from '../api/get-member-certificates';
 import type { MemberRef } from '../api/keys';
 
-function CertificateTable({ certificates, now }: { certificates: CertificateSummary[]; now: Date }) {
-  return (
-    <StackedTable striped verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Distinguished Name</Table.Th>
-          <Table.Th scope="col">Description</Table.Th>
-          <Table.Th scope="col">Valid From</Table.Th>
-          <Table.Th scope="col">Until</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {certificates.map((certificate) => (
-          <Table.Tr key={certificate.distinguished_name}>
-            <Table.Td data-label="Distinguished Name" maw={420}>
-              <Stack gap={6}>
-                <Anchor component={Link} to={certificateDetailsPath(certificate.organization_id, certificate.distinguished_name)} className="break-anywhere" fw={600} size="sm">
-                  {certificate.distinguished_name}
-                </Anchor>
-                <CertificateBadges certificate={certificate} now={now} />
-              </Stack>
-            </Table.Td>
-            <Table.Td data-label="Description" className="break-anywhere">{certificate.description || '-'}</Table.Td>
-            <Table.Td data-label="Valid From" style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_before)}</Table.Td>
-            <Table.Td data-label="Until" style={{ whiteSpace: 'nowrap' }}>{formatDate(certificate.date_not_after)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </StackedTable>
-  );
-}
+/** The columns; the badges read the clock, so they are made again at each change of it. */
+const columnsOf = (now: Date): DataColumn<CertificateSummary>[] => [
+  {
+    header: 'Distinguished Name',
+    rowHeader: true,
+    width: '420px',
+    cell: (c) => (
+      <Stack gap={6} align="flex-start">
+        <Anchor component={Link} to={certificateDetailsPath(c.organization_id, c.distinguished_name)} className="break-anywhere" fw={600} size="sm">
+          {c.distinguished_name}
+        </Anchor>
+        <CertificateBadges certificate={c} now={now} />
+      </Stack>
+    ),
+  },
+  { header: 'Description', breakAnywhere: true, cell: (c) => c.description || '-' },
+  { header: 'Valid From', nowrap: true, cell: (c) => formatDate(c.date_not_before) },
+  { header: 'Until', nowrap: true, cell: (c) => formatDate(c.date_not_after) },
+];
 
 export function CertificatesTab({ member }: { member: MemberRef }) {
   const certificates = useMemberCertificates(member);
@@ -56,7 +44,7 @@ export function CertificatesTab({ member }: { member: MemberRef }) {
     <QueryList query={certificates} noun="certificates">
       {({ items, total }) => (
         <>
-          <CertificateTable certificates={items} now={now} />
+          <DataTable label="Certificates" columns={columnsOf(now)} rows={items} rowKey={(c) => c.distinguished_name} minWidth={0} />
           {total > items.length ? (
             <Text size="sm" c="dimmed">
               Showing {items.length} of {total} certificates.

@@ -5,7 +5,7 @@
  * 'No action available'.
  */
 import { useState } from 'react';
-import { Button, Group, Select, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
 import { assignableRoles, grantableBy, memberRefusal } from '../../../../common/policy';
@@ -13,7 +13,7 @@ import { useActor, useAllowedHere } from '../../../lib/actor';
 import { useCurrentOrganization } from '../../../lib/session';
 import type { Member, MemberRole } from '../../../../common/schemas/member';
 import { Loading } from '../../../components/Loading';
-import { StackedTable } from '../../../components/StackedTable';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { notifySuccess } from '../../../lib/notifications';
 import { useAssignRole, useUnassignRole } from '../api/assign-role';
 import { useMemberRoles } from '../api/get-member-roles';
@@ -70,37 +70,17 @@ function UnassignButton({ member, role }: { member: Member; role: MemberRole }) 
   );
 }
 
+const roleColumns = (member: Member, canUnassign: boolean): DataColumn<MemberRole>[] => [
+  { header: 'Organization', breakAnywhere: true, cell: (r) => r.organization_name },
+  { header: 'Role', cell: (r) => label(r.role) },
+  { header: 'Scope', cell: (r) => label(r.scope) },
+  ...(canUnassign ? [{ header: 'Actions', headerHidden: true, align: 'end' as const, cell: (r: MemberRole) => <UnassignButton member={member} role={r} /> }] : []),
+];
+
 function RoleTable({ member, roles, canUnassign }: { member: Member; roles: MemberRole[]; canUnassign: boolean }) {
   if (roles.length === 0) return <Text>No roles assigned.</Text>;
   return (
-    <StackedTable striped verticalSpacing="sm">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Organization</Table.Th>
-          <Table.Th scope="col">Role</Table.Th>
-          <Table.Th scope="col">Scope</Table.Th>
-          {canUnassign ? (
-            <Table.Th scope="col">
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          ) : null}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {roles.map((role) => (
-          <Table.Tr key={`${role.organization_id}|${role.role}`}>
-            <Table.Td data-label="Organization" className="break-anywhere">{role.organization_name}</Table.Td>
-            <Table.Td data-label="Role">{label(role.role)}</Table.Td>
-            <Table.Td data-label="Scope">{label(role.scope)}</Table.Td>
-            {canUnassign ? (
-              <Table.Td ta="right">
-                <UnassignButton member={member} role={role} />
-              </Table.Td>
-            ) : null}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </StackedTable>
+    <DataTable label="Roles" columns={roleColumns(member, canUnassign)} rows={roles} rowKey={(r) => `${r.organization_id}|${r.role}`} minWidth={0} />
   );
 }
 
