@@ -15,6 +15,7 @@ import * as journalTextIndex from './migrations/20261123_0011_journal_text_index
 import * as memberIndexes from './migrations/20261123_0012_member_indexes';
 import * as nameTextIndex from './migrations/20261123_0013_name_text_index';
 import * as journalTrigramStatistics from './migrations/20261123_0014_journal_trigram_statistics';
+import * as archiveVersions from './migrations/20261123_0015_archive_versions';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0012_member_indexes': memberIndexes,
   '20261123_0013_name_text_index': nameTextIndex,
   '20261123_0014_journal_trigram_statistics': journalTrigramStatistics,
+  '20261123_0015_archive_versions': archiveVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -152,6 +152,12 @@ export interface AccessEpochTable {
   epoch: string | number;
 }
 
+/** Per organization, moved on by every write to its certificates (migration 0015): what the certificate archive rebuilds. */
+export interface ArchiveVersionsTable {
+  organization_id: string;
+  version: string | number;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -174,6 +180,7 @@ export interface Database {
   export_epoch: AccessEpochTable;
   data_epoch: AccessEpochTable;
   journal_counters: JournalCountersTable;
+  archive_versions: ArchiveVersionsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

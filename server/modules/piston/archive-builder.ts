@@ -1,14 +1,20 @@
 /**
- * Who builds the certificate archive for a database: a worker thread with its own connection
- * (archive-worker.ts), so the event loop keeps answering during a rebuild; or, for an in-memory
- * SQLite database that no second connection can open (tests), the process itself.
+ * Who builds the certificate archive for a database: a child process with its own connection
+ * (archive-worker.ts), so the event loop keeps answering during a rebuild and the memory a build
+ * takes leaves with the process when it exits, after it has been idle a while (IDLE_MS); or, for an
+ * in-memory SQLite database that no second connection can open (tests), the process itself.
+ *
+ * The portal keeps the last archive's bytes (the export cache serves them) and the builder's kept
+ * state, which points into those bytes: a new child starts from them, so a rebuild after an idle
+ * exit compresses only what changed, as one by a child that never left.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { databaseLocation, type Queryable } from '../../db/database';
-import { CertsArchive, type ArchiveFile, type Export } from './archive';
+import { CertsArchive, applyDifferences, type ArchiveFile, type Export, type KeptState } from './archive';
+import type { BuildReply, BuildRequest } from './archive-worker';
 
 export interface Built {
   archive: Export;
@@ -20,60 +26,106 @@ export interface Built {
 interface Builder {
   build(now: Date, withFiles: boolean): Promise<Built>;
   close(): Promise<void>;
+  /** The child's process id while one runs (tests). */
+  pid(): number | undefined;
 }
+
+/** How long a child without work stays (tests shorten it). */
+let idleMs = 30_000;
+
+export function setArchiveBuilderIdle(ms: number): void {
+  idleMs = ms;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 const here = fileURLToPath(import.meta.url);
-// The worker is this folder's archive-worker, compiled like this file (.ts under tsx, .js when built).
+// The child is this folder's archive-worker, compiled like this file (.ts under tsx, .mjs in the bundle).
 const WORKER_FILE = path.join(path.dirname(here), `archive-worker${path.extname(here)}`);
 
-/** The worker's entry: the file itself, or under tsx (development, tests) the file loaded through tsx's loader. */
-function workerEntry(): [string | URL, { eval?: boolean }] {
-  if (!WORKER_FILE.endsWith('.ts')) return [pathToFileURL(WORKER_FILE), {}];
-  // require.resolve finds the CommonJS build; its ESM twin is the one that registers the loader.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const file = pathToFileURL(WORKER_FILE).href;
-  return [`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file)}); })`, { eval: true }];
+/** Node's options for the child: under tsx (development, tests) its loader, which turns TypeScript into JavaScript. */
+function workerExecArgv(): string[] {
+  if (!WORKER_FILE.endsWith('.ts')) return process.execArgv.filter((a) => a === '--enable-source-maps');
+  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 }
 
-type Reply = { id: number; error?: string; body?: ArrayBuffer; etag?: string; until?: number; files?: ArchiveFile[] };
-
-function workerBuilder(location: { databaseUrl?: string; sqliteFile?: string }): Builder {
-  let worker: Worker | undefined;
+function processBuilder(location: { databaseUrl?: string; sqliteFile?: string }): Builder {
+  let child: ChildProcess | undefined;
+  /** What a new child starts from: the last build's state and the archive it points into. */
+  let kept: { state: KeptState; body: Buffer } | undefined;
+  let seeded = false;
+  let idle: NodeJS.Timeout | undefined;
   let nextId = 0;
   const waiting = new Map<number, { resolve: (b: Built) => void; reject: (e: Error) => void }>();
-  const fail = (error: Error) => {
+  /** Children not yet gone, stopping ones included: closing waits for them (a PostgreSQL database is dropped only without connections). */
+  const exits = new Set<Promise<void>>();
+
+  const fail = (c: ChildProcess, error: Error) => {
+    if (child !== c) return;
+    child = undefined; // the next build starts a new one
+    if (c.exitCode === null && c.signalCode === null) c.kill();
+    clearTimeout(idle);
     for (const w of waiting.values()) w.reject(error);
     waiting.clear();
-    worker = undefined; // the next build starts a new one
+  };
+  const stop = (c: ChildProcess) => {
+    if (child === c) child = undefined;
+    if (c.connected) c.disconnect(); // the child closes its connection and exits
   };
   const start = () => {
-    const [entry, options] = workerEntry();
-    const w = new Worker(entry, { ...options, workerData: location });
-    w.unref(); // a build in progress does not keep a closing process alive
-    w.on('message', (reply: Reply) => {
+    const c = fork(WORKER_FILE, [], { execArgv: workerExecArgv(), serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // Neither the child nor its channel keeps a closing process alive.
+    c.unref();
+    c.channel?.unref();
+    seeded = false;
+    const exit = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    exits.add(exit);
+    void exit.then(() => exits.delete(exit));
+    c.on('message', (reply: BuildReply) => {
+      if (child !== c) return; // failed or stopped: what it says no longer counts
       const call = waiting.get(reply.id);
-      if (!call) return;
       waiting.delete(reply.id);
-      if (reply.error !== undefined) return call.reject(new Error(`Certificate archive: ${reply.error}`));
-      call.resolve({ archive: { body: Buffer.from(reply.body!), etag: reply.etag! }, until: reply.until!, files: reply.files });
+      if (waiting.size === 0 && child === c) {
+        clearTimeout(idle);
+        idle = setTimeout(() => stop(c), idleMs).unref();
+      }
+      if (reply.error !== undefined) return call?.reject(new Error(`Certificate archive: ${reply.error}`));
+      // The child tells the archive as spans of the previous one, which is ours: its last answer, or the seed it started from.
+      const body = applyDifferences(reply.delta, kept?.body ?? EMPTY);
+      if (body.length !== reply.length) {
+        // Never: ours and the child's previous archive differ. Start again from nothing.
+        kept = undefined;
+        const error = new Error('Certificate archive: the builder process answered for another archive');
+        call?.reject(error);
+        return fail(c, error);
+      }
+      kept = { state: reply.state, body };
+      call?.resolve({ archive: { body, etag: reply.etag }, until: reply.until ?? Infinity, files: reply.files });
     });
-    w.on('error', fail);
-    w.on('exit', (code) => worker === w && fail(new Error(`Certificate archive: the worker stopped (${code})`)));
-    return w;
+    c.on('error', (error) => fail(c, error));
+    c.on('exit', (code, signal) => fail(c, new Error(`Certificate archive: the builder process stopped (${signal ?? code})`)));
+    return c;
   };
   return {
     build(now, withFiles) {
-      worker ??= start();
+      clearTimeout(idle);
+      child ??= start();
       const id = nextId++;
       const reply = new Promise<Built>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      worker.postMessage({ id, now: now.getTime(), withFiles });
+      const request: BuildRequest = { id, now: now.getTime(), withFiles, location };
+      if (!seeded && kept) request.seed = kept;
+      seeded = true;
+      const c = child;
+      c.send(request, (error) => error && fail(c, error));
       return reply;
     },
     async close() {
-      const w = worker;
-      worker = undefined;
-      await w?.terminate();
+      clearTimeout(idle);
+      const c = child;
+      if (c) fail(c, new Error('Certificate archive: the app is closing'));
+      await Promise.all(exits);
     },
+    pid: () => child?.pid,
   };
 }
 
@@ -82,30 +134,37 @@ function inProcessBuilder(db: Queryable): Builder {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     build(now, withFiles) {
-      const built = queue.then(async () => {
-        const { archive: result, until, files } = await archive.build(now);
-        return { archive: result, until, files: withFiles ? files : undefined };
-      });
+      const built = queue.then(() => archive.build(now, withFiles));
       queue = built.catch(() => {});
       return built;
     },
     close: async () => {},
+    pid: () => undefined,
   };
 }
 
 const builders = new WeakMap<object, Builder>();
 
-/** The archive of the trusted certificates at `now`, built by this database's builder. */
-export function buildCertsArchive(db: Queryable, now: Date, withFiles = false): Promise<Built> {
+function builderOf(db: Queryable): Builder {
   let builder = builders.get(db);
   if (!builder) {
     const location = databaseLocation(db);
-    builders.set(db, (builder = location ? workerBuilder(location) : inProcessBuilder(db)));
+    builders.set(db, (builder = location ? processBuilder(location) : inProcessBuilder(db)));
   }
-  return builder.build(now, withFiles);
+  return builder;
 }
 
-/** Stops this database's worker (when the app closes, before the database does). */
+/** The archive of the trusted certificates at `now`, built by this database's builder. */
+export function buildCertsArchive(db: Queryable, now: Date, withFiles = false): Promise<Built> {
+  return builderOf(db).build(now, withFiles);
+}
+
+/** The process id of this database's archive builder while one runs (tests). */
+export function archiveBuilderPid(db: Queryable): number | undefined {
+  return builders.get(db)?.pid();
+}
+
+/** Stops this database's builder (when the app closes, before the database does). */
 export async function closeArchiveBuilder(db: Queryable): Promise<void> {
   await builders.get(db)?.close();
   builders.delete(db);

@@ -1,29 +1,58 @@
 /**
- * The certificate archive's builder in a worker thread: reading 80,000 rows and compressing tens of
- * megabytes would hold the event loop for seconds (every other request waits), so it runs here, on
- * its own connection to the same database, and keeps its pieces between builds (archive.ts).
- * Messages: { id, now } in; { id, body, etag, until, files? } or { id, error } out.
+ * The certificate archive's builder in a child process (archive-builder.ts): reading thousands of
+ * rows and compressing megabytes would hold the event loop (every other request waits), and the
+ * memory a build takes stays with the process that took it; a child that exits when idle gives it
+ * back. It builds on its own connection to the same database and keeps its pieces between builds
+ * (archive.ts); a new one starts from the pieces its parent kept (`seed`).
+ * Messages (advanced serialization): { id, now, withFiles, location, seed? } in;
+ * { id, delta, length, etag, until, files?, state, timing } or { id, error } out, where `delta` is
+ * the archive as spans of the previous one (which the parent has) and new bytes: a rebuild after a
+ * change sends the parent the pieces that changed, not 20 MB. Exits when its parent
+ * disconnects (idle, or the app closing) or goes away.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../db/database';
-import { CertsArchive } from './archive';
+import { openDatabase, type Db } from '../../db/database';
+import { CertsArchive, type ArchiveFile, type KeptState, type Segment } from './archive';
 
-// An idle connection the server drops is replaced by the pool when next needed.
-const db = openDatabase({ ...workerData, poolSize: 2, onConnectionError: () => {} });
-const archive = new CertsArchive(db);
+export interface BuildRequest {
+  id: number;
+  now: number;
+  withFiles: boolean;
+  location: { databaseUrl?: string; sqliteFile?: string };
+  /** The parent's kept state and the archive it points into: only in the first request to a new process. */
+  seed?: { state: KeptState; body: Buffer };
+}
+
+export type BuildReply =
+  | { id: number; error: string }
+  | { id: number; error?: undefined; delta: Segment[]; length: number; etag: string; until: number | null; files?: ArchiveFile[]; state: KeptState; timing: Record<string, number> };
+
+let db: Db | undefined;
+let archive: CertsArchive | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
-parentPort!.on('message', ({ id, now, withFiles }: { id: number; now: number; withFiles: boolean }) => {
-  // One build at a time: each one reuses what the previous one kept.
+const reply = (message: BuildReply) => process.send!(message);
+
+process.on('message', (request: BuildRequest) => {
+  // One build at a time: each one goes on from what the previous one kept.
   queue = queue.then(async () => {
     try {
-      const { archive: built, files, until } = await archive.build(new Date(now));
-      // Handed over, not copied; a small body may sit in Node's shared buffer pool, which must stay here.
-      const { buffer, byteOffset, byteLength } = built.body;
-      const body = byteOffset === 0 && byteLength === buffer.byteLength ? buffer : buffer.slice(byteOffset, byteOffset + byteLength);
-      parentPort!.postMessage({ id, body, etag: built.etag, until, files: withFiles ? files : undefined }, [body as ArrayBuffer]);
+      if (!archive) {
+        // An idle connection the server drops is replaced by the pool when next needed.
+        db = openDatabase({ ...request.location, poolSize: 2, onConnectionError: () => {} });
+        archive = new CertsArchive(db);
+      }
+      if (request.seed) archive.restore(request.seed.state, Buffer.from(request.seed.body.buffer, request.seed.body.byteOffset, request.seed.body.byteLength));
+      const { archive: built, delta, files, until } = await archive.build(new Date(request.now), request.withFiles);
+      reply({
+        id: request.id, delta, length: built.body.length, etag: built.etag, until: Number.isFinite(until) ? until : null, files,
+        state: archive.keptState(), timing: archive.timing,
+      });
     } catch (error) {
-      parentPort!.postMessage({ id, error: (error as Error).message });
+      reply({ id: request.id, error: (error as Error).message });
     }
   });
+});
+
+process.on('disconnect', () => {
+  void Promise.resolve(db?.destroy()).finally(() => process.exit(0));
 });

@@ -57,29 +57,94 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
     ];
     for (const change of [async () => {}, ...changes]) {
       await change();
-      const incremental = await kept.build(t.clock.now());
+      const incremental = await kept.build(t.clock.now(), true);
       const fromNothing = await new CertsArchive(t.db).build(t.clock.now());
       expect(incremental.archive.body.equals(fromNothing.archive.body)).toBe(true);
       expect(incremental.archive.etag).toBe(fromNothing.archive.etag);
 
       const files = tarFiles(gunzipSync(incremental.archive.body));
       expect(files.get('manifest.json')).toBe(`${JSON.stringify({ format: 1, certificates: incremental.files }, null, 2)}\n`);
-      expect([...files.keys()]).toEqual(['manifest.json', ...incremental.files.map((f) => f.file)]);
+      expect([...files.keys()]).toEqual(['manifest.json', ...incremental.files!.map((f) => f.file)]);
     }
-    const last = await kept.build(t.clock.now());
-    expect(last.files.map((f) => f.organization_name)).toContain('Northwind Renamed');
-    expect(last.files.map((f) => f.distinguished_name)).not.toContain(waiting);
+    const last = await kept.build(t.clock.now(), true);
+    expect(last.files!.map((f) => f.organization_name)).toContain('Northwind Renamed');
+    expect(last.files!.map((f) => f.distinguished_name)).not.toContain(waiting);
+  });
+
+  it('cuts a large organization into runs and, after each change or window passing, gives the bytes of a build from nothing', async () => {
+    const { pem } = await makeCertificate({ subject: 'CN=runs,O=Pieces', notBefore: new Date(t.clock.now().getTime() - 86_400_000), notAfter: new Date(t.clock.now().getTime() + 86_400_000) });
+    const day = 86_400_000;
+    const start = t.clock.now().getTime();
+    const dns: string[] = [];
+    for (let batch = 0; batch < 12; batch++) {
+      await t.db.insertInto('certificates').values(Array.from({ length: 100 }, (_, j) => {
+        const i = batch * 100 + j;
+        const dn = `CN=run-${String(i).padStart(4, '0')}.northwind.example,O=Runs`;
+        dns.push(dn);
+        return {
+          distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: t.org.northwind, owner_member_id: null, description: dn,
+          certificate_pem: pem, serial_number: `run-${i}`, signature: 'x', signature_algorithm: 'x', version: 3,
+          // Windows close on different days, some open later: time alone changes the selection.
+          date_not_before: new Date(start - day + (i % 50 === 7 ? 3 * day : 0)).toISOString(),
+          date_not_after: new Date(start + (1 + (i % 9)) * day).toISOString(),
+          date_approved: i % 10 === 3 ? null : new Date(start).toISOString(), approver_member_id: null, date_revoked: null, date_expiry_acknowledged: null,
+          date_created: new Date(start).toISOString(),
+        };
+      })).execute();
+    }
+    const name = (await t.db.selectFrom('organizations').select('organization_name').where('organization_id', '=', t.org.northwind).executeTakeFirstOrThrow()).organization_name;
+    const kept = new CertsArchive(t.db);
+    const first = await kept.build(t.clock.now(), true);
+    // More than one run in the organization: its pieces are cut where the DNs say.
+    expect(first.files!.filter((f) => f.organization_id === t.org.northwind).length).toBeGreaterThan(900);
+    expect(kept.keptState().organizations.find(([id]) => id === t.org.northwind)![5].length).toBeGreaterThan(1);
+    const changes = [
+      () => t.db.updateTable('certificates').set({ date_approved: t.clock.now().toISOString() }).where('distinguished_name', '=', dns[603]).execute(),
+      () => t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).where('distinguished_name', '=', dns[420]).execute(),
+      () => t.db.deleteFrom('certificates').where('distinguished_name', '=', dns[421]).execute(),
+      () => t.db.updateTable('certificates').set({ date_created: new Date(start + 1000).toISOString() }).where('distinguished_name', '=', dns[900]).execute(),
+      async () => t.clock.set(new Date(start + 1.5 * day)), // windows closed
+      async () => t.clock.set(new Date(start + 2.5 * day)), // more closed, some opened
+      async () => t.clock.set(new Date(start + 0.5 * day)), // the clock set back
+      () => t.db.updateTable('organizations').set({ organization_name: 'Northwind Runs' }).where('organization_id', '=', t.org.northwind).execute(),
+    ];
+    try {
+      for (const [index, change] of changes.entries()) {
+        const beforeBody = (await kept.build(t.clock.now())).archive.body;
+        const before = kept.keptState();
+        await change();
+        const incremental = await kept.build(t.clock.now(), true);
+        // One organization read again; of its runs, only the one a row change fell in compressed again (time passing changes them all).
+        expect(kept.timing.stale).toBe(1);
+        if (index < 4) expect(kept.timing.compressed).toBe(1);
+        const fromNothing = await new CertsArchive(t.db).build(t.clock.now());
+        expect(incremental.archive.etag).toBe(fromNothing.archive.etag);
+        expect(incremental.archive.body.equals(fromNothing.archive.body)).toBe(true);
+        expect(incremental.until).toBe(fromNothing.until);
+        const files = tarFiles(gunzipSync(incremental.archive.body));
+        expect(files.get('manifest.json')).toBe(`${JSON.stringify({ format: 1, certificates: incremental.files }, null, 2)}\n`);
+        expect([...files.keys()]).toEqual(['manifest.json', ...incremental.files!.map((f) => f.file)]);
+        // A builder that takes over what another kept (a new archive process) gives the same bytes.
+        const restored = new CertsArchive(t.db);
+        restored.restore(before, beforeBody);
+        expect((await restored.build(t.clock.now())).archive.etag).toBe(fromNothing.archive.etag);
+      }
+    } finally {
+      t.clock.set(new Date(start));
+      await t.db.deleteFrom('certificates').where('distinguished_name', 'in', dns).execute();
+      await t.db.updateTable('organizations').set({ organization_name: name }).where('organization_id', '=', t.org.northwind).execute();
+    }
   });
 
   it('writes an empty manifest when nothing is trusted', async () => {
     await t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).execute();
-    const { archive, files } = await new CertsArchive(t.db).build(t.clock.now());
+    const { archive, files } = await new CertsArchive(t.db).build(t.clock.now(), true);
     expect(files).toEqual([]);
     expect([...tarFiles(gunzipSync(archive.body))]).toEqual([['manifest.json', `${JSON.stringify({ format: 1, certificates: [] }, null, 2)}\n`]]);
   });
 
   it('gives the same archive from the worker (or the process) as from the builder itself', async () => {
-    const direct = await new CertsArchive(t.db).build(t.clock.now());
+    const direct = await new CertsArchive(t.db).build(t.clock.now(), true);
     const built = await buildCertsArchive(t.db, t.clock.now(), true);
     expect(built.archive.etag).toBe(direct.archive.etag);
     expect(built.files).toEqual(direct.files);

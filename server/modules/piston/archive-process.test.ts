@@ -1,0 +1,138 @@
+/**
+ * The archive's builder as a child process (archive-builder.ts) on a database a second connection
+ * reaches: a SQLite file always, PostgreSQL when reachable. The child exits when idle and a new one
+ * goes on from what the portal kept, with the same bytes; a child that dies fails the requests
+ * waiting for it at once, and the next build starts another; closing the app stops it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../app';
+import { openDatabase, type Db } from '../../db/database';
+import { migrateToLatest } from '../../db/migrate';
+import { seedDemoData } from '../../demo/seed';
+import { createTestDatabase, testDialects } from '../../../test/support/databases';
+import { TEST_CONFIG, TestClock, signToken } from '../../../test/support/test-app';
+import { CertsArchive } from './archive';
+import { archiveBuilderPid, buildCertsArchive, closeArchiveBuilder, setArchiveBuilderIdle } from './archive-builder';
+
+const dialects = await testDialects();
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(condition: () => boolean, ms = 15_000, what = 'condition') {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe.each(dialects)('certificate archive in a child process on %s', (dialect) => {
+  const clock = new TestClock();
+  let db: Db;
+  let app: FastifyInstance;
+  let cleanup: () => Promise<void>;
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    if (dialect === 'sqlite') {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-archive-'));
+      db = openDatabase({ sqliteFile: path.join(dir, 'portal.db') });
+      await migrateToLatest(db);
+      cleanup = async () => {
+        await db.destroy();
+        fs.rmSync(dir, { recursive: true, force: true });
+      };
+    } else {
+      const database = await createTestDatabase('postgres');
+      db = database.db;
+      cleanup = database.drop;
+    }
+    await seedDemoData(db, clock.now());
+    app = await buildApp({ config: TEST_CONFIG, db, now: clock.now, logger: false });
+    await app.ready();
+    const token = await signToken(db, { email: 'devops@operator.example', email_verified: true, name: 'devops' });
+    headers = { authorization: `Bearer ${token}` };
+    setArchiveBuilderIdle(300);
+  });
+
+  afterAll(async () => {
+    setArchiveBuilderIdle(30_000);
+    await app?.close();
+    await cleanup?.();
+  });
+
+  const certs = (extra: Record<string, string> = {}) => app.inject({ method: 'GET', url: '/api/piston/certs', headers: { ...headers, ...extra } });
+  const fromNothing = async () => (await new CertsArchive(db).build(clock.now())).archive;
+  /** A write the archive does not show: the export epoch moves, so the next request builds again. */
+  const touch = () => db.updateTable('certificates').set({ description: `touched ${Math.random()}` }).where('date_approved', 'is not', null).execute();
+
+  it('exits when idle; a later build by a new child gives the same bytes and ETag', async () => {
+    const first = await certs();
+    expect(first.statusCode).toBe(200);
+    const pid = archiveBuilderPid(db)!;
+    expect(pid).toBeGreaterThan(0);
+    expect(pid).not.toBe(process.pid);
+    await until(() => !alive(pid), 15_000, 'the idle child to exit');
+    expect(archiveBuilderPid(db)).toBeUndefined();
+
+    await touch();
+    const again = await certs({ 'if-none-match': first.headers.etag as string });
+    expect(again.statusCode).toBe(304);
+    expect(archiveBuilderPid(db)).not.toBe(pid);
+    await touch();
+    const whole = await certs();
+    expect(whole.headers.etag).toBe(first.headers.etag);
+    expect(whole.rawPayload.equals(first.rawPayload)).toBe(true);
+
+    // A change the archive shows, built by a child that started from the kept pieces: the bytes of a build from nothing.
+    await until(() => archiveBuilderPid(db) === undefined, 15_000, 'the idle child to exit');
+    await db.updateTable('certificates').set({ date_revoked: clock.now().toISOString() })
+      .where('distinguished_name', '=', 'CN=edge-1.northwind.example,O=Northwind Networks,C=US').execute();
+    const changed = await certs();
+    const expected = await fromNothing();
+    expect(changed.headers.etag).toBe(expected.etag);
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
+    expect(changed.rawPayload.equals(expected.body)).toBe(true);
+  });
+
+  it('fails the waiting requests when the child dies, and the next build starts another', async () => {
+    await closeArchiveBuilder(db);
+    await touch();
+    const waiting = certs();
+    await until(() => archiveBuilderPid(db) !== undefined, 15_000, 'a child to start');
+    const pid = archiveBuilderPid(db)!;
+    process.kill(pid, 'SIGKILL');
+    const failed = await waiting;
+    expect(failed.statusCode).toBe(500);
+    expect(archiveBuilderPid(db)).toBeUndefined();
+
+    const direct = buildCertsArchive(db, clock.now());
+    process.kill(archiveBuilderPid(db)!, 'SIGKILL');
+    await expect(direct).rejects.toThrow(/builder process stopped/);
+
+    const next = await certs();
+    expect(next.statusCode).toBe(200);
+    expect(next.headers.etag).toBe((await fromNothing()).etag);
+    expect(archiveBuilderPid(db)).not.toBe(pid);
+  });
+
+  it('stops the child when the app closes', async () => {
+    await touch();
+    expect((await certs()).statusCode).toBe(200);
+    const pid = archiveBuilderPid(db)!;
+    expect(alive(pid)).toBe(true);
+    await closeArchiveBuilder(db);
+    expect(alive(pid)).toBe(false);
+  });
+});
