@@ -33,7 +33,10 @@ export default function MemberDetailsPage() {
   // one's own abilities; the page says why where the roles would otherwise allow them.
   const actor = useActor();
   const self = !!(memberRefusal(actor, 'member.ban', { member_id: memberId }) ?? memberRefusal(actor, 'member.remove', { member_id: memberId }));
-  const rolesWouldAllow = useAllowedHere('member.ban') || useAllowedHere('member.remove');
+  // Both hooks on every render: `a() || b()` would skip the second one whenever the first is true.
+  const mayBan = useAllowedHere('member.ban');
+  const mayRemove = useAllowedHere('member.remove');
+  const rolesWouldAllow = mayBan || mayRemove;
 
   if (isPending) return <Loading />;
   if (isError || !member) {
