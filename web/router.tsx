@@ -3,8 +3,8 @@
  * screen loads only what it shows; on start, the chunks of every level of the address are asked
  * for at once (preloadRoute), not layout first and page only once the layout has rendered, and
  * with them the first requests of the screens people open first (the sign-in provider's settings,
- * the sidebar's organizations, the Certificates list), which would otherwise wait for the first
- * render.
+ * the Certificates list), which would otherwise wait for the first render. The sidebar asks for no
+ * list: its organization select searches the server when reached for (components/OrganizationSelect).
  *
  * A declarative router (BrowserRouter + useRoutes): the app uses no loaders, actions or fetchers,
  * and the data router carried them all (react-router's chunk: 33 KB gzipped against 16 KB). The one
@@ -16,9 +16,7 @@ import { setNavigator, PATHS } from './lib/navigation';
 import { loadProviderMetadata } from './lib/client-settings';
 import { hasStoredUser } from './lib/access-token';
 import { loadMantineStyles } from './lib/mantine-styles';
-import { queryClient } from './lib/query';
 import { session } from './lib/session';
-import { ALL_ORGANIZATIONS, organizationsQueryOptions } from './api/get-organizations';
 import { prefetchCertificates } from './features/certificates/api/prefetch-certificates';
 import { ADMIN_SCREENS } from './features/admin/screens';
 import { AdminGate } from './features/admin/AdminGate';
@@ -141,7 +139,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        ...page(DefaultLayout, () => queryClient.prefetchQuery(organizationsQueryOptions(ALL_ORGANIZATIONS))),
+        ...page(DefaultLayout),
         children: [
           { path: 'index', ...page(IndexPage) },
           { path: 'organizations', ...page(HomePage) },

@@ -40,6 +40,9 @@ export function DeferredSelect(props: DeferredSelectProps) {
     <TextInput
       label={props.label}
       placeholder={props.placeholder}
+      description={props.description}
+      error={props.error}
+      disabled={props.disabled}
       value={props.data.find((option) => option.value === props.value)?.label ?? ''}
       readOnly
       role="combobox"
@@ -49,7 +52,10 @@ export function DeferredSelect(props: DeferredSelectProps) {
       rightSection={<Chevron />}
       rightSectionPointerEvents="none"
       onPointerEnter={() => void loadSelect()}
-      onFocus={() => want('focus')}
+      onFocus={(event) => {
+        want('focus');
+        props.onFocus?.(event as never);
+      }}
       onClick={() => want('open')}
       onKeyDown={(event) => {
         if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') want('open');

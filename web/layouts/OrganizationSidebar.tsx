@@ -3,7 +3,6 @@
  * its sections. Choosing an organization stores it as the current one (its `roles` then count
  * for the policy checks) and opens the same section for it (SPEC.md §2).
  */
-import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Box, Image, NavLink, Stack, Text } from '@mantine/core';
 import {
@@ -14,8 +13,8 @@ import {
   IconPackage,
   IconUsers,
 } from '@tabler/icons-react';
-import { ALL_ORGANIZATIONS, useOrganizations } from '../api/get-organizations';
-import { DeferredSelect } from '../components/DeferredSelect';
+import type { Organization } from '../../common/schemas/organization';
+import { OrganizationSelect } from '../components/OrganizationSelect';
 import { ORGANIZATION_SECTIONS, organizationPath } from '../lib/navigation';
 import { session, useCurrentOrganization } from '../lib/session';
 import { sectionOf, switchOrganizationPath } from './organization-sections';
@@ -33,41 +32,24 @@ export function OrganizationSidebar() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const current = useCurrentOrganization();
-  const organizations = useOrganizations(ALL_ORGANIZATIONS);
 
   const selectedId = orgId ?? current?.organization_id ?? null;
   const selected = current && current.organization_id === selectedId ? current : null;
-  const items = organizations.data?.items;
 
-  const options = useMemo(() => {
-    const list = (items ?? []).map((o) => ({ value: o.organization_id, label: o.organization_name }));
-    // Until the list arrives (or when it is filtered), the current organization is still shown.
-    if (selected && !list.some((o) => o.value === selected.organization_id)) {
-      list.unshift({ value: selected.organization_id, label: selected.organization_name });
-    }
-    return list;
-  }, [items, selected]);
-
-  const choose = (id: string | null) => {
-    if (!id || id === selectedId) return;
-    const organization = items?.find((o) => o.organization_id === id);
-    if (organization) session.setOrganization(organization);
-    navigate(switchOrganizationPath(pathname, id));
+  const choose = (organization: Organization) => {
+    session.setOrganization(organization);
+    navigate(switchOrganizationPath(pathname, organization.organization_id));
   };
 
   const activeSection = sectionOf(pathname);
 
   return (
     <Stack gap="md" h="100%">
-      <DeferredSelect
+      <OrganizationSelect
         label="Organization"
         placeholder="Please select one"
-        data={options}
-        value={selectedId}
+        value={selected}
         onChange={choose}
-        searchable
-        allowDeselect={false}
-        nothingFoundMessage={organizations.isPending ? 'Loading…' : 'No organizations found.'}
         comboboxProps={{ withinPortal: true }}
       />
 

@@ -23,14 +23,12 @@ import {
   type OrganizationFormValues,
 } from './OrganizationForm';
 import { adminOrganizationPath, adminOrganizationsPath } from './paths';
-import { useParentOptions } from './useParentOptions';
 
 export default function NewOrganizationPage() {
   const profile = useProfile();
   const navigate = useNavigate();
   const create = useCreateOrganization();
-  const own = profile ? { value: profile.organization_id, label: profile.organization_name } : null;
-  const parentOptions = useParentOptions(null, own);
+  const own = profile ? { organization_id: profile.organization_id, organization_name: profile.organization_name } : null;
   const [values, setValues] = useState<OrganizationFormValues>(() => ({
     organization_name: '',
     organization_role: 'CUSTOMER',
@@ -78,7 +76,8 @@ export default function NewOrganizationPage() {
           errors={errors}
           onChange={change}
           roleSelectable
-          parentOptions={parentOptions}
+          initialParent={own}
+          organizationId={null}
           parentLockedReason={values.organization_role === 'PARTNER' ? 'A partner goes below your organization.' : null}
         >
           <Group gap="xs">

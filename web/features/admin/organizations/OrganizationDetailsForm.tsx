@@ -15,7 +15,6 @@ import {
   type OrganizationFormErrors,
   type OrganizationFormValues,
 } from './OrganizationForm';
-import { useParentOptions } from './useParentOptions';
 
 const sameValues = (a: OrganizationFormValues, b: OrganizationFormValues) =>
   (Object.keys(a) as OrganizationField[]).every((field) => a[field] === b[field]);
@@ -26,13 +25,6 @@ export function OrganizationDetailsForm({ organization, canSave }: { organizatio
   const update = useUpdateOrganization();
   const saved = formValuesOf(organization);
   const dirty = !sameValues(values, saved);
-  const parentOptions = useParentOptions(
-    organization.organization_id,
-    organization.parent_organization
-      ? { value: organization.parent_organization, label: organization.parent_organization_name ?? organization.parent_organization }
-      : null,
-  );
-
   const change = <F extends OrganizationField>(field: F, value: OrganizationFormValues[F]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
@@ -73,7 +65,12 @@ export function OrganizationDetailsForm({ organization, canSave }: { organizatio
         errors={errors}
         onChange={change}
         roleSelectable={false}
-        parentOptions={parentOptions}
+        initialParent={
+          organization.parent_organization
+            ? { organization_id: organization.parent_organization, organization_name: organization.parent_organization_name ?? organization.parent_organization }
+            : null
+        }
+        organizationId={organization.organization_id}
         parentLockedReason={parentLockedReason}
         readOnly={!canSave}
       >

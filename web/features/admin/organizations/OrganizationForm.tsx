@@ -4,11 +4,12 @@
  * organization is a customer; the website gets https:// when no scheme is given; trusted domains
  * are one text field split on commas or whitespace. The screens validate with the API's schemas.
  */
-import type { ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Anchor, Group, Image, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { label, type OrganizationRole } from '../../../../common/enums';
 import { normalizeWebsite, parseDomains, type Organization } from '../../../../common/schemas/organization';
 import type { ZodError } from 'zod';
+import { OrganizationSelect, type OrganizationChoice } from '../../../components/OrganizationSelect';
 
 export interface OrganizationFormValues {
   organization_name: string;
@@ -53,18 +54,16 @@ export function errorsOf(error: ZodError): OrganizationFormErrors {
   return errors;
 }
 
-export interface ParentOption {
-  value: string;
-  label: string;
-}
-
 export interface OrganizationFormProps {
   values: OrganizationFormValues;
   errors: OrganizationFormErrors;
   onChange: <F extends OrganizationField>(field: F, value: OrganizationFormValues[F]) => void;
   /** The role control: a Customer/Partner select on the new screen, else read-only text. */
   roleSelectable: boolean;
-  parentOptions: ParentOption[];
+  /** The parent the form starts with (its name shows before any search); null for none. */
+  initialParent: OrganizationChoice | null;
+  /** The organization being edited: never its own parent. */
+  organizationId: string | null;
   /** Why the parent cannot be chosen, or null when it can. */
   parentLockedReason: string | null;
   readOnly?: boolean;
@@ -109,11 +108,28 @@ export function OrganizationForm({
   errors,
   onChange,
   roleSelectable,
-  parentOptions,
+  initialParent,
+  organizationId,
   parentLockedReason,
   readOnly = false,
   children,
 }: OrganizationFormProps) {
+  // The names of the parents shown so far, by id: the form's value is the id alone.
+  const [parentNames, setParentNames] = useState<Record<string, string>>(() =>
+    initialParent ? { [initialParent.organization_id]: initialParent.organization_name } : {},
+  );
+  const parentId = values.parent_organization;
+  const parent = parentId ? { organization_id: parentId, organization_name: parentNames[parentId] ?? parentId } : null;
+  const chooseParent = (organization: Organization) => {
+    setParentNames((names) => ({ ...names, [organization.organization_id]: organization.organization_name }));
+    onChange('parent_organization', organization.organization_id);
+  };
+  // SPEC.md §5: a partner or the operator, never a customer, never the organization itself.
+  const acceptParent = useCallback(
+    (o: Organization) => o.organization_role !== 'CUSTOMER' && o.organization_id !== organizationId,
+    [organizationId],
+  );
+
   const text = (field: Exclude<OrganizationField, 'organization_role' | 'parent_organization'>) => ({
     value: values[field],
     error: errors[field],
@@ -156,19 +172,16 @@ export function OrganizationForm({
             description="Fixed when it was created."
           />
         )}
-        <Select
+        <OrganizationSelect
           label="Parent organization"
-          placeholder={values.parent_organization ? undefined : 'None'}
-          data={parentOptions}
-          value={values.parent_organization}
-          onChange={(value) => value && onChange('parent_organization', value)}
-          allowDeselect={false}
-          searchable
+          placeholder="None"
+          value={parent}
+          onChange={chooseParent}
+          accept={acceptParent}
           disabled={!!parentLockedReason}
           readOnly={readOnly}
           description={parentLockedReason ?? 'A partner or the operator.'}
           error={errors.parent_organization}
-          nothingFoundMessage="No organizations found."
           comboboxProps={{ withinPortal: true }}
         />
       </SimpleGrid>

@@ -1,28 +1,54 @@
 /**
- * The Organizations tab of a RESTRICTED resource: every organization with a "Granted" switch.
- * Switches are enabled for SUPERVISOR or ADMINISTRATOR of the operator, scope not MANAGED (SPEC.md §6).
+ * The Organizations tab of a RESTRICTED resource: the organizations with a "Granted" switch, found
+ * by name on the server (a page of them, the total told), so a vendor with thousands of customers
+ * reaches every one. Switches are enabled for SUPERVISOR or ADMINISTRATOR of the operator, scope
+ * not MANAGED (SPEC.md §6).
  */
 import { useMemo, useState } from 'react';
-import { Table, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { label } from '../../../../common/enums';
+import type { Organization } from '../../../../common/schemas/organization';
 import type { Resource } from '../../../../common/schemas/resource';
-import { ALL_ORGANIZATIONS, useOrganizations } from '../../../api/get-organizations';
+import { useOrganizations } from '../../../api/get-organizations';
 import { WithBannedBadge } from '../../../components/BanNotice';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { LiveFilterInput } from '../../../components/LiveFilterInput';
 import { Loading } from '../../../components/Loading';
 import { GrantSwitch } from './GrantSwitch';
 
-export function ResourceOrganizationsTab({ resource, editable }: { resource: Resource; editable: boolean }) {
-  const { data, isPending, isError } = useOrganizations(ALL_ORGANIZATIONS);
-  const [filter, setFilter] = useState('');
-  const granted = useMemo(() => new Set(resource.organizations.map((o) => o.organization_id)), [resource.organizations]);
-  const shown = useMemo(() => {
-    const text = filter.trim().toLowerCase();
-    return (data?.items ?? []).filter((o) => !text || o.organization_name.toLowerCase().includes(text));
-  }, [data, filter]);
+/** The organizations one search shows; a narrower filter finds the others. */
+const SHOWN = 100;
 
-  if (isPending) return <Loading />;
-  if (isError && !data) return <Text>The organizations could not be loaded.</Text>;
+export function ResourceOrganizationsTab({ resource, editable }: { resource: Resource; editable: boolean }) {
+  const [filter, setFilter] = useState('');
+  const [debounced] = useDebouncedValue(filter.trim(), 300);
+  const { data, isPending, isError } = useOrganizations({ filter: debounced || undefined, limit: SHOWN });
+  const granted = useMemo(() => new Set(resource.organizations.map((o) => o.organization_id)), [resource.organizations]);
+  const columns = useMemo<DataColumn<Organization>[]>(
+    () => [
+      {
+        header: 'Organization',
+        rowHeader: true,
+        breakAnywhere: true,
+        cell: (o) => <WithBannedBadge banned={!!o.date_organization_banned}>{o.organization_name}</WithBannedBadge>,
+      },
+      { header: 'Type', cell: (o) => label(o.organization_role) },
+      {
+        header: 'Granted',
+        cell: (o) => (
+          <GrantSwitch
+            resourceId={resource.resource_id}
+            organization={o}
+            granted={granted.has(o.organization_id)}
+            editable={editable}
+            label={`Granted to ${o.organization_name}`}
+          />
+        ),
+      },
+    ],
+    [resource.resource_id, granted, editable],
+  );
 
   return (
     <>
@@ -33,43 +59,21 @@ export function ResourceOrganizationsTab({ resource, editable }: { resource: Res
         {editable ? '' : ' Granting needs a SUPERVISOR or ADMINISTRATOR role of the operator.'}
       </Text>
       <LiveFilterInput label="Filter organizations" placeholder="Organization name" value={filter} onChange={setFilter} />
-      {shown.length === 0 ? (
+      {isPending ? (
+        <Loading />
+      ) : isError && !data ? (
+        <Text>The organizations could not be loaded.</Text>
+      ) : !data || data.items.length === 0 ? (
         <Text>No organizations found.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={340}>
-          <Table striped verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Organization</Table.Th>
-                <Table.Th scope="col">Type</Table.Th>
-                <Table.Th scope="col">Granted</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((organization) => (
-                <Table.Tr key={organization.organization_id}>
-                  <Table.Td>
-                    <WithBannedBadge banned={!!organization.date_organization_banned}>
-                      <Text fw={600} size="sm">
-                        {organization.organization_name}
-                      </Text>
-                    </WithBannedBadge>
-                  </Table.Td>
-                  <Table.Td>{label(organization.organization_role)}</Table.Td>
-                  <Table.Td>
-                    <GrantSwitch
-                      resourceId={resource.resource_id}
-                      organization={organization}
-                      granted={granted.has(organization.organization_id)}
-                      editable={editable}
-                      label={`Granted to ${organization.organization_name}`}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <>
+          <DataTable label="Organizations" columns={columns} rows={data.items} rowKey={(o) => o.organization_id} minWidth={340} dense />
+          {data.total > data.items.length ? (
+            <Text size="sm" c="dimmed">
+              Showing {data.items.length} of {data.total.toLocaleString('en-US')} organizations: narrow the filter to find the others.
+            </Text>
+          ) : null}
+        </>
       )}
     </>
   );
