@@ -33,11 +33,12 @@ export const certificateSchema = certificateSummarySchema.extend({
 });
 export type Certificate = z.infer<typeof certificateSchema>;
 
+/** A certificate's description: the upload's field, and the body of PUT …/description (a JSON string). */
+export const descriptionSchema = text().max(1000, 'may have at most 1000 characters');
+
 /** Upload payload. The size limit is checked by the server with a clear message, not here. */
 export const certificateUploadSchema = strictBody({
-  description: text().max(1000, 'at most 1000 characters').default(''),
+  description: descriptionSchema.default(''),
   // Not free text: only the parsed certificate is kept (a PEM read from a file may have CRLF lines).
   certificate: z.string(),
 });
-
-export const descriptionSchema = text().max(1000, 'at most 1000 characters');

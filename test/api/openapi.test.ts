@@ -154,5 +154,8 @@ describe('the OpenAPI document', () => {
       expect(operation(key).responses['200'].headers, key).toHaveProperty('x-total-count');
     }
     expect(operation('GET /api/approve').responses['200'].headers).toBeUndefined();
+    // The description's body, checked by the service after the roles, is still described.
+    const description = operation('PUT /api/organizations/{id}/certificates/{dn}/description').requestBody?.content ?? {};
+    expect(description['application/json']).toMatchObject({ schema: { type: 'string', maxLength: 1000 } });
   });
 });

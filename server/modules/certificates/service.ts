@@ -8,8 +8,7 @@ import type { RequestActor } from '../../auth/actor';
 import { abilitiesOn, OBJECT_ACTIONS, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
 import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
-import { certificateSummarySchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
-import { textProblem } from '../../../common/schemas/text';
+import { certificateSummarySchema, descriptionSchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
 import type { StatusListQuery } from '../../../common/schemas/lists';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
@@ -205,11 +204,13 @@ export async function transition(
 export async function updateDescription(db: Db, actor: RequestActor, organizationId: string, dn: string, description: unknown, now: Date) {
   // Who first, then what: a caller who may not edit here learns nothing from the body's checks.
   await authorize(db, actor, 'certificate.editDescription', organizationId, MISSING);
-  if (typeof description !== 'string') throw badRequest('The description must be a JSON string.', 'description');
-  if (description.length > 1000) throw badRequest('The description may have at most 1000 characters.', 'description');
-  const problem = textProblem(description);
-  if (problem) throw badRequest(`The description ${problem}.`, 'description');
-  const text = description.trim();
+  // The body is checked here, after the roles, with the schema the upload's field uses.
+  const parsed = descriptionSchema.safeParse(description);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    throw badRequest(issue.code === 'invalid_type' ? 'The description must be a JSON string.' : `The description ${issue.message}.`, 'description');
+  }
+  const text = parsed.data.trim();
   await db.transaction().execute(async (tx) => {
     if (!(await lockRow(tx, 'certificates', 'distinguished_name', dn))) throw notFound(MISSING);
     const row = await repo.findCertificate(tx, dn, organizationId);
