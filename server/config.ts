@@ -4,6 +4,7 @@
  */
 import net from 'node:net';
 import { z } from 'zod';
+import type { ClientSettings } from '../common/schemas/profile';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -166,3 +167,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webRoot: env.WEB_ROOT ?? 'dist/web',
   };
 }
+
+/** What the web app needs to start the sign-in: GET /api/config, and index.html (http/web-app.ts). */
+export const clientSettingsOf = (config: Config): ClientSettings => ({
+  authority: config.oidc.issuer,
+  client_id: config.oidc.clientId,
+  scope: config.oidc.scope,
+  audience: config.oidc.audience,
+});

@@ -11,7 +11,7 @@ import { z } from 'zod';
 export function strictBody<S extends z.ZodRawShape>(shape: S, sentBack?: z.ZodObject) {
   const readOnly = Object.keys(sentBack?.shape ?? {}).filter((key) => !(key in shape));
   // The read-only keys stay out of the types: the server never reads them.
-  const accepted = Object.fromEntries(readOnly.map((key) => [key, z.unknown().optional()])) as {};
+  const accepted = Object.fromEntries(readOnly.map((key) => [key, z.unknown().optional()])) as Record<never, never>;
   return z.strictObject({ ...accepted, ...shape }).transform((value) => {
     const kept: Record<string, unknown> = { ...value };
     for (const key of readOnly) delete kept[key];

@@ -3,7 +3,7 @@
  * the single-client p99), the worst event-loop delay p99 and RSS of any round, each against its
  * limit; a Markdown table for the console and docs/performance.md, and everything as JSON.
  */
-import { LIMITS, pick, type Engine, type Target } from './targets';
+import { LIMITS, pick, type Engine } from './targets';
 import type { RebuildResult, TargetRun } from './runner';
 import type { LoadResult } from './load';
 

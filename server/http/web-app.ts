@@ -19,8 +19,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { PROJECT_ROOT } from '../paths';
+import { clientSettingsOf } from '../config';
 import { FIRST_SCREENS_FILE, type FirstScreensFile } from '../../common/first-screens';
-import { clientSettingsOf } from '../modules/profile/routes';
 import { STYLESHEET_PATH } from '../auth/idp/login-page';
 
 /** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */

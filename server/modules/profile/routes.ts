@@ -1,16 +1,8 @@
 /** The signed-in person's profile (GET /api/auth/callback) and the web app's public settings. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { profileSchema, clientSettingsSchema, type ClientSettings } from '../../../common/schemas/profile';
+import { profileSchema, clientSettingsSchema } from '../../../common/schemas/profile';
 import { actorOf } from '../../auth/hook';
-import type { Config } from '../../config';
-
-/** What the web app needs to start the sign-in: GET /api/config, and index.html (http/web-app.ts). */
-export const clientSettingsOf = (config: Config): ClientSettings => ({
-  authority: config.oidc.issuer,
-  client_id: config.oidc.clientId,
-  scope: config.oidc.scope,
-  audience: config.oidc.audience,
-});
+import { clientSettingsOf } from '../../config';
 
 export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
