@@ -2,7 +2,9 @@
  * Errors a service may throw; the one error handler in app.ts turns them into responses with
  * `message` and `severity` (SPEC.md §8), plus `redirect` where the web app should go.
  */
-export type Redirect = 'Welcome' | 'AuthWelcome' | 'AccessError' | 'NetworkError';
+import type { Redirect } from '../common/schemas/error';
+
+export type { Redirect };
 
 export class HttpError extends Error {
   constructor(

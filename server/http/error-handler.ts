@@ -4,17 +4,11 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { HttpError, type Redirect } from '../errors';
+import { HttpError } from '../errors';
+import { errorBodySchema, type ErrorBody } from '../../common/schemas/error';
 
-/** The body of every error response; the OpenAPI document's `Error` (http/openapi.ts). */
-export const errorBodySchema = z.object({
-  message: z.string().describe('What went wrong, for a person: the web app shows it as a notification.'),
-  severity: z.enum(['ERROR', 'WARNING']).describe('WARNING for a conflict the person can resolve (409), ERROR otherwise.'),
-  field: z.string().optional().describe('The input field a 400 is about (`domains.3` is the fourth of `domains`).'),
-  redirect: z.enum(['Welcome', 'AuthWelcome', 'AccessError', 'NetworkError'] satisfies Redirect[]).optional().describe('The screen the web app should go to.'),
-});
-export type ErrorBody = z.output<typeof errorBodySchema>;
+/** The one error body, defined in common/ for the web app too; the OpenAPI document's `Error` (http/openapi.ts). */
+export { errorBodySchema, type ErrorBody };
 
 function fieldOf(path: string | undefined): string | undefined {
   const cleaned = path?.replace(/^\//, '').replace(/\//g, '.');

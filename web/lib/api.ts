@@ -19,6 +19,7 @@
  *
  * Callers receive an ApiError after this handling; they need not show anything themselves.
  */
+import type { ErrorBody as ServerErrorBody } from '../../common/schemas/error';
 import { dropUser, getAccessToken } from './access-token';
 import { isSessionScreen, navigateTo, pathOfRouteName, PATHS } from './navigation';
 import { notifyFailure } from './notifications';
@@ -44,12 +45,8 @@ export interface ApiResponse<T> {
   headers: Headers;
 }
 
-export interface ErrorBody {
-  message?: string;
-  severity?: string;
-  field?: string;
-  redirect?: string;
-}
+/** An error body as it may arrive (common/schemas/error.ts): read defensively, every field may be missing. */
+export type ErrorBody = Partial<ServerErrorBody>;
 
 export class ApiError extends Error {
   readonly status: number;
