@@ -39,22 +39,21 @@ export type License = z.infer<typeof licenseSchema>;
 
 const YEAR_MIN = 2000;
 const YEAR_MAX = 9000;
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** zod's ISO formats: a calendar date (30-FEB refused), or a date and time with Z or an offset, with or without seconds. */
+const isoDate = z.iso.date();
+const isoDateTimes = [z.iso.datetime({ offset: true }), z.iso.datetime({ offset: true, precision: -1 })];
 
 /**
  * An ISO-8601 instant ('2024-03-04T23:00:00.000Z', the browser's local midnight) or a plain date
- * ('2024-03-05', taken as UTC midnight), normalised to `toISOString()`; null when it is no real date.
- * Date.parse alone would turn 30-FEB into 1-MAR, so the calendar date is checked first.
+ * ('2024-03-05', taken as UTC midnight), normalised to `toISOString()`; null when it is no real date
+ * or its year is outside 2000–9000.
  */
 export function parseInstant(text: string): string | null {
-  const m = DATE_ONLY.exec(text) ?? DATE_TIME.exec(text);
-  if (!m) return null;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const calendar = new Date(Date.UTC(year, month - 1, day));
-  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null;
+  const dateOnly = isoDate.safeParse(text).success;
+  if (!dateOnly && !isoDateTimes.some((format) => format.safeParse(text).success)) return null;
+  const year = Number(text.slice(0, 4));
   if (year < YEAR_MIN || year > YEAR_MAX) return null;
-  const instant = DATE_ONLY.test(text) ? calendar : new Date(text);
+  const instant = new Date(dateOnly ? `${text}T00:00:00.000Z` : text);
   return Number.isNaN(instant.getTime()) ? null : instant.toISOString();
 }
 
