@@ -98,6 +98,11 @@ export function parseCertificatePem(text: unknown): ParsedCertificate {
     throw badRequest('The certificate block is not valid base64.', 'certificate');
   }
   const der = Buffer.from(body, 'base64');
+  // Node decodes leniently (missing padding, stray bits): only text that is exactly the base64 of
+  // its bytes is the certificate it claims to be (RFC 7468 §3); anything else was damaged on the way.
+  if (der.toString('base64') !== body) {
+    throw badRequest('The certificate block is not valid base64: characters are missing or changed (the padding "=" included).', 'certificate');
+  }
   let asn: Certificate;
   try {
     new X509Certificate(der);
