@@ -2,7 +2,7 @@
  * The date formats of SPEC.md §9, in the viewer's local time zone.
  * Display: 05-MAR-2024; with time: 05-MAR-2024 14:03:09; short: 5-MAR-2024; machine: 2024-03-05.
  */
-export const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

@@ -17,9 +17,6 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const RESOURCE_ACCESS = ['PUBLIC', 'DEFAULT', 'RESTRICTED'] as const;
 export type ResourceAccess = (typeof RESOURCE_ACCESS)[number];
 
-export const SEVERITIES = ['ERROR', 'WARNING', 'INFO'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
 /** Labels shown in the UI; the operator role reads "Operator" (DECISIONS.md "Names"). */
 export function label(value: string): string {
   return value.charAt(0) + value.slice(1).toLowerCase();

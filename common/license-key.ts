@@ -13,7 +13,7 @@
  */
 import { createPublicKey, KeyObject, sign, verify, type JsonWebKey } from 'node:crypto';
 
-export const LICENSE_KEY_PREFIX = 'CPL1';
+const LICENSE_KEY_PREFIX = 'CPL1';
 
 export interface LicenseKeyPayload {
   license_id: string;

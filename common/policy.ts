@@ -130,7 +130,7 @@ export function canOnOperator(actor: Actor | null | undefined, action: Action): 
  * Decisions about the operator's global things that no organization carries, by the caller's roles
  * alone: reading the resource catalogue (any operator staff) and pulling the gateway exports.
  */
-export const GLOBAL_ACTIONS = {
+const GLOBAL_ACTIONS = {
   'resource.read': (actor: Actor | null | undefined) => isOperatorStaff(actor),
   'piston.export': (actor: Actor | null | undefined) => holdsAny(actor, ['DEVOPS'], true),
 } as const;
@@ -187,7 +187,7 @@ export type Screen = keyof typeof SCREENS;
  * and grants the roles of running an organization (ADMINISTRATOR, ISSUER, MEMBER), never the
  * approving, supervising or DevOps powers it does not have itself.
  */
-export const GRANTABLE: Readonly<Partial<Record<Role, readonly Role[]>>> = {
+const GRANTABLE: Readonly<Partial<Record<Role, readonly Role[]>>> = {
   SUPERVISOR: ['SUPERVISOR', 'ADMINISTRATOR', 'APPROVER', 'ISSUER', 'MEMBER', 'DEVOPS'],
   ADMINISTRATOR: ['ADMINISTRATOR', 'ISSUER', 'MEMBER'],
 };

@@ -8,7 +8,7 @@ type When = string | number | Date | null | undefined;
 const ms = (d: When) => (d == null ? null : new Date(d).getTime());
 
 /** Now is at or after `from` and strictly before `until` (SPEC.md §4). */
-export function isWithin(from: When, until: When, now: Date): boolean {
+function isWithin(from: When, until: When, now: Date): boolean {
   const f = ms(from);
   const u = ms(until);
   return f != null && u != null && now.getTime() >= f && now.getTime() < u;
@@ -24,7 +24,7 @@ export interface CertificateDates {
 
 export type CertificateApproval = 'APPROVED' | 'REVOKED' | 'NOT_APPROVED';
 
-export function certificateApproval(c: CertificateDates): CertificateApproval {
+function certificateApproval(c: CertificateDates): CertificateApproval {
   if (c.date_revoked) return 'REVOKED';
   return c.date_approved ? 'APPROVED' : 'NOT_APPROVED';
 }
@@ -84,7 +84,7 @@ export interface LicenseDates {
   extended_by?: { date_approved: When } | null;
 }
 
-export type LicenseApproval = 'APPROVED' | 'REJECTED' | 'NOT_APPROVED';
+type LicenseApproval = 'APPROVED' | 'REJECTED' | 'NOT_APPROVED';
 
 /** The badges of SPEC.md §2 "/licenses", in the order the screens show them. */
 export type LicenseBadge =
@@ -103,7 +103,7 @@ export function licenseValidUntil(from: string | Date, daysValid: number): strin
 }
 
 /** The earliest of these instants strictly after `now`, or null when none is. */
-export function nextInstant(instants: readonly When[], now: Date): Date | null {
+function nextInstant(instants: readonly When[], now: Date): Date | null {
   let next: number | null = null;
   for (const instant of instants) {
     const t = ms(instant);

@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 
 export { expect };
 
-export const PASSWORD = 'portal-demo';
+const PASSWORD = 'portal-demo';
 
 /** The master secret e2e/master-secret.setup.ts provides before the specs run. */
 export const MASTER_SECRET = 'e2e-master-secret-0123456789';
@@ -120,7 +120,7 @@ export async function signInToCertificates(page: Page, email: string) {
 }
 
 /** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
-export async function accessTokenOf(page: Page): Promise<string> {
+async function accessTokenOf(page: Page): Promise<string> {
   const token = await page.evaluate(() => {
     const key = Object.keys(window.localStorage).find((k) => k.startsWith('oidc.user:'));
     const user = key ? (JSON.parse(window.localStorage.getItem(key) ?? 'null') as { access_token?: string } | null) : null;
@@ -177,7 +177,7 @@ export async function apiAs(newPage: () => Promise<Page>, email: string): Promis
  * fading in, a toast sliding in) and a frame drawn. Not waited for: spinners (they loop for ever)
  * and a toast's countdown bar (it runs as long as the toast shows).
  */
-export async function settled(page: Page) {
+async function settled(page: Page) {
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => {
       if (a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity) return true;

@@ -54,8 +54,6 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance;
-
 async function makeVerifier(config: Config, db: Db): Promise<TokenVerifier> {
   const { emailVerifiedClaim, trustEmail } = config.oidc;
   if (!config.oidc.builtIn) return discoverVerifier(config.oidc.issuer, config.oidc.audience, { emailVerifiedClaim, trustEmail });

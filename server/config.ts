@@ -92,7 +92,7 @@ const schema = z
     if (!env.OIDC_ISSUER && env.OIDC_TRUST_EMAIL) ctx.addIssue({ code: 'custom', path: ['OIDC_TRUST_EMAIL'], message: externalOnly });
   });
 
-export type Env = z.infer<typeof schema>;
+type Env = z.infer<typeof schema>;
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -131,7 +131,7 @@ export function trustProxyOption(value: Config['trustProxy']): false | string[] 
 }
 
 /** The client id and audience of the built-in provider's portal client. */
-export const BUILT_IN_CLIENT_ID = 'customer-portal';
+const BUILT_IN_CLIENT_ID = 'customer-portal';
 export const BUILT_IN_AUDIENCE = 'customer-portal-api';
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {

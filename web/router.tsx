@@ -122,7 +122,7 @@ function startSignIn(params: Record<string, string | undefined>) {
   if (willLeave) void import('./pages/welcome/login-flow').then((flow) => flow.login());
 }
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     children: [
       { path: '/', element: <Navigate to={PATHS.login} replace /> },
@@ -194,7 +194,7 @@ export const routes: RouteObject[] = [
  * first requests. Requests of signed-in screens only with a signed-in member: otherwise the
  * screen sends the person to sign in, and the request would only be refused.
  */
-export function preloadRoute(location: Location): void {
+function preloadRoute(location: Location): void {
   const search = new URLSearchParams(location.search);
   const signedIn = !!session.get().profile;
   for (const match of matchRoutes(routes, location.pathname) ?? []) {

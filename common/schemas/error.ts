@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The screens the web app goes to when an answer says so (SPEC.md §8). */
-export const REDIRECTS = ['Welcome', 'AuthWelcome', 'AccessError', 'NetworkError'] as const;
+const REDIRECTS = ['Welcome', 'AuthWelcome', 'AccessError', 'NetworkError'] as const;
 export type Redirect = (typeof REDIRECTS)[number];
 
 /** The body of every error response (server/http/error-handler.ts); the OpenAPI document's `Error`. */

@@ -5,7 +5,7 @@ import { text } from './text';
 import { LICENSE_SCOPES } from '../enums';
 
 /** The successor made by a renewal (SPEC.md §3 `extended_by`). */
-export const licenseExtensionSchema = z.object({
+const licenseExtensionSchema = z.object({
   license_id: z.string(),
   license_name: z.string(),
   date_valid_from: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from './text';
 
 /** A query-string flag: `true`/`1` mean on, anything else (or absent) off. */
-export const flag = z
+const flag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');

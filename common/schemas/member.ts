@@ -81,7 +81,7 @@ export const statusQuery = z.object({
     .optional(),
 });
 
-export const SIGN_IN_STATUSES = ['MEMBER', 'TRUSTED_DOMAIN', 'BANNED_MEMBER', 'BANNED_ORGANIZATION', 'AMBIGUOUS_DOMAIN', 'UNKNOWN'] as const;
+const SIGN_IN_STATUSES = ['MEMBER', 'TRUSTED_DOMAIN', 'BANNED_MEMBER', 'BANNED_ORGANIZATION', 'AMBIGUOUS_DOMAIN', 'UNKNOWN'] as const;
 
 /** Whether and how a person with this email can sign in, in words for the notification. */
 export const memberStatusSchema = z.object({

@@ -5,7 +5,7 @@ import { idText, text } from './text';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
 
 /** The caller's role assignments that apply to an organization. */
-export const appliedRoleSchema = z.object({
+const appliedRoleSchema = z.object({
   organization_id: z.string(),
   role: z.enum(ROLES),
   scope: z.enum(SCOPES),
@@ -76,7 +76,7 @@ export function parseDomains(value: string | readonly string[]): { domains: stri
   return { domains, invalid };
 }
 
-export const domainsInput = z
+const domainsInput = z
   .union([text().max(10_000), z.array(text().max(300)).max(200)])
   .transform((value, ctx) => {
     const { domains, invalid } = parseDomains(value);

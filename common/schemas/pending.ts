@@ -4,7 +4,7 @@ import { licenseSchema } from './license';
 
 /** Rows per list on one page, as every list (ARCHITECTURE.md "Performance principles"). */
 export const PENDING_PAGE_SIZE = 100;
-export const PENDING_MAX_LIMIT = 1000;
+const PENDING_MAX_LIMIT = 1000;
 
 /**
  * A position in a list in decimal digits: a number coerced from text would take `offset=` for 0

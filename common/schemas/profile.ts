@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
 
-export const assignmentSchema = z.object({
+const assignmentSchema = z.object({
   organization_id: z.string(),
   organization_role: z.enum(ORGANIZATION_ROLES),
   role: z.enum(ROLES),
@@ -28,11 +28,3 @@ export const clientSettingsSchema = z.object({
   audience: z.string(),
 });
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;
-
-/** The body of every error response (SPEC.md §8). */
-export const messageSchema = z.object({
-  message: z.string(),
-  severity: z.enum(['ERROR', 'WARNING', 'INFO']),
-  field: z.string().optional(),
-  redirect: z.string().optional(),
-});

@@ -8,9 +8,9 @@ import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../enums';
  * A gateway path pattern: absolute, segments of URL-safe characters, `*` within a segment and
  * `**` for any number of segments; no empty segments and no `.` or `..` segments.
  */
-export const PATH_PATTERN = /^(\/(\*\*|[A-Za-z0-9._~\-*{},]+))+\/?$/;
+const PATH_PATTERN = /^(\/(\*\*|[A-Za-z0-9._~\-*{},]+))+\/?$/;
 
-export function isPathPattern(value: string): boolean {
+function isPathPattern(value: string): boolean {
   return PATH_PATTERN.test(value) && !value.split('/').some((segment) => segment === '.' || segment === '..');
 }
 
@@ -19,7 +19,7 @@ export function isPathPattern(value: string): boolean {
  * `.`), or null when a run of `%XX` is not UTF-8 (an overlong `%c0%ae` for `.` among them).
  * A `%` not followed by two hex digits stays as it is.
  */
-export function percentDecoded(value: string): string | null {
+function percentDecoded(value: string): string | null {
   let current = value;
   for (;;) {
     let next: string;
@@ -39,7 +39,7 @@ export function percentDecoded(value: string): string | null {
  * not once percent-encoding is decoded (`/srv/%2e%2e/etc`) nor with `\` taken as a separator
  * (`/srv/..\etc`); no control characters, encoded or not.
  */
-export function locationProblem(value: string): string | null {
+function locationProblem(value: string): string | null {
   if (!value.startsWith('/')) return 'must be an absolute server path, starting with /';
   const decoded = percentDecoded(value);
   if (decoded === null) return 'has percent-encoding (%XX) that is not UTF-8';
@@ -53,7 +53,7 @@ export function isAbsoluteLocation(value: string): boolean {
   return locationProblem(value) === null;
 }
 
-export const resourceOrganizationSchema = z.object({ organization_id: z.string(), organization_name: z.string() });
+const resourceOrganizationSchema = z.object({ organization_id: z.string(), organization_name: z.string() });
 
 /** SPEC.md §3 "Resource". */
 export const resourceSchema = z.object({

@@ -13,7 +13,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const codePoint = (char: string) => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Why `value` is not acceptable text, or null. */
-export function textProblem(value: string): string | null {
+function textProblem(value: string): string | null {
   const control = CONTROL.exec(value);
   if (control) return `must not contain control characters (found ${codePoint(control[0])}; tab and line feed are allowed)`;
   const surrogate = LONE_SURROGATE.exec(value);

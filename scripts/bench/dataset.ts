@@ -15,7 +15,7 @@ import { seedDemoData } from '../../server/demo/seed';
 import { makeCertificate } from '../make-certificate';
 import type { Sizes } from './config';
 
-export type ColumnType = 'text' | 'int';
+type ColumnType = 'text' | 'int';
 export interface Sink {
   /** Inserts rows (values in `columns` order) into `table`. */
   insert(table: string, columns: readonly (readonly [string, ColumnType])[], rows: unknown[][]): Promise<void>;

@@ -36,7 +36,7 @@ const organizationOf = async (db: Db, table: 'licenses' | 'certificates', column
   isPlainText(id) ? db.selectFrom(table).select('organization_id').where(column, '=', id).executeTakeFirst() : undefined;
 
 /** The early check of a route, by its URL pattern; null for routes without a target of their own. */
-export function guardOf(url: string): Guard | null {
+function guardOf(url: string): Guard | null {
   if (url.startsWith('/api/organizations/:id')) {
     // The path's organization; below it the same "not found" its service gives for the object.
     const missing = url.includes('/certificates/:dn') ? CERTIFICATE : /\/members\/:memberId(\/(?!certificates)|$)/.test(url) ? MEMBER : undefined;

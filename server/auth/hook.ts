@@ -7,7 +7,7 @@ import { resolveActor, type RequestActor } from './actor';
 import { cachingVerifier, type TokenVerifier } from './tokens';
 import { HttpError, unauthorized } from '../errors';
 
-export type AuthMode = 'member' | 'public' | 'self';
+type AuthMode = 'member' | 'public' | 'self';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,7 +2,7 @@
  * Table types for Kysely. Dates are ISO-8601 UTC strings in both dialects, so they sort as text
  * and travel to JSON unchanged. Booleans are dates (banned = date_*_banned is set).
  */
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { LicenseScope, OrganizationRole, ResourceAccess, ResourceType, Role, Scope } from '../../common/enums';
 
 export interface OrganizationsTable {
@@ -18,7 +18,7 @@ export interface OrganizationsTable {
   date_created: string;
 }
 
-export interface OrganizationDomainsTable {
+interface OrganizationDomainsTable {
   organization_id: string;
   domain: string;
 }
@@ -40,7 +40,7 @@ export interface MembersTable {
   date_created: string;
 }
 
-export interface RoleAssignmentsTable {
+interface RoleAssignmentsTable {
   member_id: string;
   organization_id: string;
   role: Role;
@@ -99,12 +99,12 @@ export interface ResourcesTable {
   description: string | null;
 }
 
-export interface ResourceGrantsTable {
+interface ResourceGrantsTable {
   resource_id: string;
   organization_id: string;
 }
 
-export interface AuditRecordsTable {
+interface AuditRecordsTable {
   record_id: Generated<number>;
   organization_id: string | null;
   reason: string;
@@ -116,13 +116,13 @@ export interface AuditRecordsTable {
 }
 
 /** How many journal records each organization has (migration 0005). */
-export interface JournalCountersTable {
+interface JournalCountersTable {
   organization_id: string;
   total: number;
 }
 
 /** Sign-in accounts of the built-in identity provider. */
-export interface AccountsTable {
+interface AccountsTable {
   account_id: string;
   email: string;
   password_hash: string;
@@ -134,7 +134,7 @@ export interface AccountsTable {
 }
 
 /** The built-in provider's sessions, grants, codes and tokens (oidc-provider adapter). */
-export interface OidcPayloadsTable {
+interface OidcPayloadsTable {
   id: string;
   model: string;
   payload: string;
@@ -147,18 +147,18 @@ export interface OidcPayloadsTable {
 
 /** Small named values shared by all instances: signing keys, the master-secret verifier. */
 /** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch, data_epoch. */
-export interface AccessEpochTable {
+interface AccessEpochTable {
   id: number;
   epoch: string | number;
 }
 
 /** Per organization, moved on by every write to its certificates (migration 0015): what the certificate archive rebuilds. */
-export interface ArchiveVersionsTable {
+interface ArchiveVersionsTable {
   organization_id: string;
   version: string | number;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   name: string;
   value: string;
 }
@@ -184,11 +184,5 @@ export interface Database {
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
-export type MemberRow = Selectable<MembersTable>;
-export type NewMember = Insertable<MembersTable>;
-export type MemberUpdate = Updateable<MembersTable>;
-export type CertificateRow = Selectable<CertificatesTable>;
-export type LicenseRow = Selectable<LicensesTable>;
 export type ResourceRow = Selectable<ResourcesTable>;
-export type AuditRecordRow = Selectable<AuditRecordsTable>;
 export type AccountRow = Selectable<AccountsTable>;

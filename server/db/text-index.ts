@@ -31,7 +31,7 @@ export const needleOf = (filter: string) => filter.trim().toLowerCase();
  * makes its trigrams from runs of letters and digits, and a pattern without a run of three would
  * make it read its whole index.
  */
-export function indexable(db: Queryable, filter: string): boolean {
+function indexable(db: Queryable, filter: string): boolean {
   const needle = needleOf(filter);
   return isPostgres(db) ? /[\p{L}\p{N}]{3}/u.test(needle) : [...needle].length >= 3;
 }
@@ -118,7 +118,7 @@ async function sqliteMatch(
  * of its rows, so it stops at the first rare one, and a filter of common trigrams only (one that
  * most names share) keeps the LIKE, which finds its page early in the list's order.
  */
-export const LIST_LOOKUP: Lookup = { rare: 1000, enough: 1, intersectCommon: false };
+const LIST_LOOKUP: Lookup = { rare: 1000, enough: 1, intersectCommon: false };
 
 /**
  * A list's name filter ("contains", ignoring case, on a lower-cased column such as `c.dn_search`)

@@ -24,7 +24,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-export const API_HEADERS = Object.freeze(helmetHeaders(API_HELMET));
+const API_HEADERS = Object.freeze(helmetHeaders(API_HELMET));
 
 /** In the /api scope: helmet's per-request work off (it runs for the app's pages), the fixed headers on. */
 export function registerApiHeaders(api: FastifyInstance): void {

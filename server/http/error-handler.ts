@@ -8,7 +8,7 @@ import { HttpError } from '../errors';
 import { errorBodySchema, type ErrorBody } from '../../common/schemas/error';
 
 /** The one error body, defined in common/ for the web app too; the OpenAPI document's `Error` (http/openapi.ts). */
-export { errorBodySchema, type ErrorBody };
+export { errorBodySchema };
 
 function fieldOf(path: string | undefined): string | undefined {
   const cleaned = path?.replace(/^\//, '').replace(/\//g, '.');

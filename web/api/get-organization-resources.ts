@@ -8,11 +8,11 @@ import type { Resource } from '../../common/schemas/resource';
 import { api } from '../lib/api';
 import { organizationKeys, organizationPath } from './organization-keys';
 
-export function getOrganizationResources(organizationId: string, signal?: AbortSignal): Promise<Resource[]> {
+function getOrganizationResources(organizationId: string, signal?: AbortSignal): Promise<Resource[]> {
   return api<Resource[]>(`${organizationPath(organizationId)}/resources`, { signal });
 }
 
-export const organizationResourcesQueryOptions = (organizationId: string) =>
+const organizationResourcesQueryOptions = (organizationId: string) =>
   queryOptions({
     queryKey: organizationKeys.resources(organizationId),
     queryFn: ({ signal }) => getOrganizationResources(organizationId, signal),

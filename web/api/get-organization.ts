@@ -8,7 +8,7 @@ export function getOrganization(organizationId: string, options?: Pick<RequestOp
   return api<Organization>(organizationPath(organizationId), options);
 }
 
-export const organizationQueryOptions = (organizationId: string) =>
+const organizationQueryOptions = (organizationId: string) =>
   queryOptions({
     queryKey: organizationKeys.detail(organizationId),
     queryFn: ({ signal }) => getOrganization(organizationId, { signal }),

@@ -7,7 +7,7 @@ import { organizationKeys, type OrganizationListQuery } from './organization-key
 /** The API's page limit: "all" organizations for the sidebar, the parent choices and the grants. */
 export const ALL_ORGANIZATIONS: OrganizationListQuery = { limit: 1000 };
 
-export function getOrganizations(query: OrganizationListQuery, signal?: AbortSignal) {
+function getOrganizations(query: OrganizationListQuery, signal?: AbortSignal) {
   return apiList<Organization>('/api/organizations', { query: { ...query }, signal });
 }
 

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 
-export const BAN_NOTE_MAX = 1000;
+const BAN_NOTE_MAX = 1000;
 
 export interface BanModalProps {
   opened: boolean;

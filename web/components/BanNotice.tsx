@@ -4,7 +4,7 @@ import { Alert, Badge, Group, Text } from '@mantine/core';
 import { IconBan } from '@tabler/icons-react';
 import { formatDateTime } from '../../common/dates';
 
-export function BannedBadge() {
+function BannedBadge() {
   return (
     <Badge color="red" variant="light" size="sm">
       Banned

@@ -15,7 +15,7 @@ import { organizationsQueryOptions } from '../api/get-organizations';
 import { DeferredSelect } from './DeferredSelect';
 
 /** The organizations one search shows. */
-export const ORGANIZATION_SEARCH_LIMIT = 50;
+const ORGANIZATION_SEARCH_LIMIT = 50;
 const MORE = '\u0000more';
 const DEBOUNCE_MS = 250;
 

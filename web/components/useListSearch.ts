@@ -70,7 +70,7 @@ export function useListSearch(pageSize: number) {
   return { filter, page, offset, setFilter, setPage };
 }
 
-export type StatusFilters = {
+type StatusFilters = {
   name: string;
   hideExpired: boolean;
   hideRequests: boolean;

@@ -12,8 +12,8 @@
 import { KEYS, readJson, writeJson } from './storage';
 
 /** SPEC.md §9: check every 50 s, renew when under 5 s remain. */
-export const RENEWAL_CHECK_MS = 50_000;
-export const RENEW_WITHIN_SECONDS = 5;
+const RENEWAL_CHECK_MS = 50_000;
+const RENEW_WITHIN_SECONDS = 5;
 
 /** The fields of the stored OIDC user that this reading needs. */
 interface StoredUser {

@@ -10,7 +10,7 @@ import type { Profile } from '../../common/schemas/profile';
 import type { Organization } from '../../common/schemas/organization';
 import { useCurrentOrganization, useSession } from './session';
 
-export function buildActor(profile: Profile | null, organization: Organization | null): Actor | null {
+function buildActor(profile: Profile | null, organization: Organization | null): Actor | null {
   if (!profile) return null;
   const roles: Assignment[] = [...profile.roles];
   const key = (a: { organization_id: string; role: string; scope: string }) => `${a.organization_id}|${a.role}|${a.scope}`;

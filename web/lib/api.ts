@@ -25,7 +25,7 @@ import { isSessionScreen, navigateTo, pathOfRouteName, PATHS } from './navigatio
 import { notifyFailure } from './notifications';
 import { session } from './session';
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -46,7 +46,7 @@ export interface ApiResponse<T> {
 }
 
 /** An error body as it may arrive (common/schemas/error.ts): read defensively, every field may be missing. */
-export type ErrorBody = Partial<ServerErrorBody>;
+type ErrorBody = Partial<ServerErrorBody>;
 
 export class ApiError extends Error {
   readonly status: number;

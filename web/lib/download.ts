@@ -7,7 +7,7 @@ import { apiRequest } from './api';
 import { notifyError } from './notifications';
 
 /** Saves a Blob under a file name, as a download link the browser follows. */
-export function saveBlob(blob: Blob, fileName: string): void {
+function saveBlob(blob: Blob, fileName: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;

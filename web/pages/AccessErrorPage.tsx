@@ -5,7 +5,7 @@ import { AnchorLink } from '../components/Link';
 import { usePageTitle } from '../components/usePageTitle';
 import { PATHS } from '../lib/navigation';
 
-export const SUPPORT_EMAIL = 'support@operator.example';
+const SUPPORT_EMAIL = 'support@operator.example';
 const SUPPORT_REQUEST = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Customer Portal: access request')}`;
 
 export default function AccessErrorPage() {

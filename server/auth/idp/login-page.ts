@@ -12,10 +12,10 @@ export const LOGOUT_SCRIPT_PATH = '/oidc-assets/logout.js';
  */
 export const LOGOUT_SCRIPT = "document.querySelector('button[name=\"logout\"]').click();\n";
 
-export const WRONG_CREDENTIALS = 'Email or password is wrong.';
+const WRONG_CREDENTIALS = 'Email or password is wrong.';
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a minute, then try again.';
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

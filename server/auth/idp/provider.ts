@@ -40,7 +40,7 @@ function personClaims(row: AccountRow) {
   };
 }
 
-export function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { keys: object[] }; cookieKeys: string[] }): Configuration {
+function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { keys: object[] }; cookieKeys: string[] }): Configuration {
   const { publicUrl } = config;
   // Resource indicators must be absolute URIs, the audience need not be: the API's URL names it.
   const resource = `${publicUrl}/api`;
@@ -149,7 +149,7 @@ export function providerConfiguration(config: Config, db: Db, keys: { privateJwk
   };
 }
 
-export async function createProvider(config: Config, db: Db): Promise<Provider> {
+async function createProvider(config: Config, db: Db): Promise<Provider> {
   const keys = await loadProviderKeys(db);
   const provider = new Provider(config.oidc.issuer, providerConfiguration(config, db, keys));
   // Behind a TLS-terminating proxy the issuer is https while the socket is not: X-Forwarded-Proto

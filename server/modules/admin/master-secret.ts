@@ -20,10 +20,10 @@ declare module 'fastify' {
   }
 }
 
-export const SECRET_NOT_PROVIDED = 'Secret not yet provided! An operator DevOps must provide the master secret first (Admin → Provide Secret).';
-export const SECRET_ALREADY_PROVIDED = 'Secret already provided!';
-export const SECRET_MISMATCH = 'The secret does not match the one provided before.';
-export const MIN_SECRET_LENGTH = 16;
+const SECRET_NOT_PROVIDED = 'Secret not yet provided! An operator DevOps must provide the master secret first (Admin → Provide Secret).';
+const SECRET_ALREADY_PROVIDED = 'Secret already provided!';
+const SECRET_MISMATCH = 'The secret does not match the one provided before.';
+const MIN_SECRET_LENGTH = 16;
 const MAX_SECRET_LENGTH = 1024;
 const VERIFIER_SETTING = 'master-secret.verifier';
 // A fixed salt: the derived keys must depend on the secret alone (see the header).

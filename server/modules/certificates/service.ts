@@ -25,7 +25,7 @@ import type { CertificateDetailRow, CertificateListRow } from './repository';
 const MISSING = 'Certificate not found.';
 
 /** A certificate as the lists show it, with what the caller may do to it (access/abilities.ts). */
-export function toSummary(row: CertificateListRow | CertificateDetailRow, abilities: Action[]): CertificateSummary {
+function toSummary(row: CertificateListRow | CertificateDetailRow, abilities: Action[]): CertificateSummary {
   return {
     distinguished_name: row.distinguished_name,
     description: row.description,

@@ -8,7 +8,7 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate, type Name } from '@peculiar/asn1-x509';
 import { badRequest } from '../../errors';
 
-export const MAX_PEM_BYTES = 64 * 1024;
+const MAX_PEM_BYTES = 64 * 1024;
 
 export interface ParsedCertificate {
   distinguished_name: string;
@@ -52,7 +52,7 @@ function escapeValue(value: string): string {
 }
 
 /** RFC 4514 string: the last RDN of the sequence first, RDNs joined by ',', multi-valued by '+'. */
-export function rfc4514(name: Name): string {
+function rfc4514(name: Name): string {
   return [...name]
     .reverse()
     .map((rdn) =>

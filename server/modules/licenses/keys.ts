@@ -10,7 +10,7 @@ import { conflict } from '../../errors';
 import { findAuthorized } from './service';
 
 /** HKDF `info` of the license-signing key; other keys (API tokens) use other infos. */
-export const LICENSE_KEY_INFO = 'license-keys';
+const LICENSE_KEY_INFO = 'license-keys';
 
 export async function licenseKey(db: Db, actor: RequestActor, licenseId: string, secret: MasterSecret): Promise<string> {
   const row = await findAuthorized(db, actor, 'read', licenseId);

@@ -8,10 +8,10 @@ import { sql } from 'kysely';
 import type { Queryable } from '../../db/database';
 import { certificateFileName, type ArchiveFile, type Export } from './exports';
 
-export const EVENTS = ['upload', 'valid', 'approve', 'revoke', 'expired'] as const;
+const EVENTS = ['upload', 'valid', 'approve', 'revoke', 'expired'] as const;
 export type PistonEvent = (typeof EVENTS)[number];
 
-export interface LatestCertificate {
+interface LatestCertificate {
   /** Its file in the archive, or null when the archive does not hold it. */
   file_name: string | null;
   distinguished_name: string;
