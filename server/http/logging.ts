@@ -3,8 +3,7 @@
  * query (authorization codes, states, id_token_hint, people's emails ride there), with the
  * built-in provider's interaction ids masked, and no headers (tokens and cookies ride there).
  */
-import type { DestinationStream, LoggerOptions } from 'pino';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config';
 
 /** A segment after /interaction/ or /auth/ that looks like oidc-provider's id (21 url-safe chars). */
@@ -25,10 +24,13 @@ function serializeRequest(request: FastifyRequest) {
   };
 }
 
-export function loggerOptions(config: Config, stream?: DestinationStream): LoggerOptions & { stream?: DestinationStream } {
+/** Fastify's logger options: pino's, through the types fastify exports (the portal never imports pino itself). */
+type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
+export function loggerOptions(config: Config, stream?: { write(line: string): void }): LoggerOptions {
   return {
     level: config.logLevel,
-    serializers: { req: serializeRequest as (request: unknown) => object },
+    serializers: { req: serializeRequest },
     // Belt and braces: should anything log headers, tokens, cookies and secrets stay out.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     ...(stream ? { stream } : {}),
