@@ -35,6 +35,18 @@ async function token(key: JWK, issuer: string, email: string): Promise<string> {
     .sign(await importJWK(key, 'ES256'));
 }
 
+/** An API token of the download gateway, made as a person makes one (POST /api/token). */
+async function apiToken(url: string, bearer: string): Promise<string> {
+  const response = await fetch(`${url}/api/token`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'x-requested-with': 'JavaScript' },
+    body: JSON.stringify({ expires_in: 1, upn: 'bench-gateway', groups: ['piston_export'] }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST /api/token answered ${response.status}: ${text}`);
+  return text.trim();
+}
+
 function machine() {
   const cpus = os.cpus();
   return {
@@ -84,19 +96,26 @@ async function main() {
       await started.stop();
     }
     log(`Cold starts: ${coldStartMs.map((m) => `${Math.round(m)} ms`).join(', ')}`);
-    portal = await makePortal(port, database.serverEnv, log);
+    // The gateways' own token needs the master secret: the portal reads it from a file, as in production.
+    const secretFile = path.join(os.tmpdir(), `portal-bench-secret-${process.pid}`);
+    fs.writeFileSync(secretFile, 'bench-master-secret-of-this-run', { mode: 0o600 });
+    process.once('exit', () => fs.rmSync(secretFile, { force: true }));
+    const serverEnv = { ...database.serverEnv, MASTER_SECRET_FILE: secretFile };
+    portal = await makePortal(port, serverEnv, log);
     const bare = await startBareFastify(await freePort());
     servers.push(bare);
 
     const issuer = `http://127.0.0.1:${port}/oidc`;
+    const supervisor = await token(database.signingKey, issuer, 'supervisor@operator.example');
     const tokens = {
-      supervisor: await token(database.signingKey, issuer, 'supervisor@operator.example'),
+      supervisor,
       devops: await token(database.signingKey, issuer, 'devops@operator.example'),
       approver: await token(database.signingKey, issuer, 'approver@operator.example'),
     };
+    const gateway = await apiToken(portal.current.url, supervisor);
     const targets = buildTargets(database.facts).filter((t) => config.only.length === 0 || config.only.some((o) => t.id.includes(o)));
     await load({ url: `${bare.url}/`, connections: config.connections, duration: 2, expect: 200 }); // warm-up
-    const runs = await runTargets(config, portal, `${bare.url}/`, targets, tokens, database.busy, log);
+    const runs = await runTargets(config, portal, bare, targets, { ...tokens, gateway }, database.busy, log);
     let rebuild: RebuildResult = { runsMs: [], eventLoopP99Ms: [], error: 'not measured (BENCH_ONLY)' };
     if (config.only.length === 0 || config.only.includes('rebuild')) {
       log('Certificate archive after a change');

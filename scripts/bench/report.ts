@@ -24,6 +24,9 @@ export interface Row {
   singleP99Ms: number | null;
   eventLoopP99Ms: number | null;
   rssPeakMb: number | null;
+  /** Median CPU µs per answer of the portal and of bare Fastify: information, no target (it moves little with load). */
+  cpuUs: number | null;
+  bareCpuUs: number | null;
   unexpected: number;
   limits: { ratio?: number; p99Ms?: number; singleP99Ms?: number; eventLoopP99Ms: number; rssMb: number };
   failures: string[];
@@ -42,6 +45,8 @@ const max = (values: (number | null)[]) => {
   return known.length ? Math.max(...known) : null;
 };
 
+const known = (values: (number | null | undefined)[]) => values.filter((v): v is number => v != null);
+
 const unfinishedShare = (r: LoadResult) => r.unfinished / Math.max(1, r.expected + r.unexpected + r.unfinished);
 
 export function summarize(run: TargetRun, engine: Engine): Row {
@@ -59,6 +64,7 @@ export function summarize(run: TargetRun, engine: Engine): Row {
     p50LowerBound: rounds.some((r) => unfinishedShare(r.portal) > 0.5),
     p99LowerBound: rounds.some((r) => unfinishedShare(r.portal) > 0.01),
     eventLoopP99Ms: max(rounds.map((r) => r.eventLoopP99Ms)), rssPeakMb: max(rounds.map((r) => r.rssPeakMb)),
+    cpuUs: median(known(rounds.map((r) => r.cpuUs?.portal))), bareCpuUs: median(known(rounds.map((r) => r.cpuUs?.bare))),
     unexpected: rounds.reduce((n, r) => n + r.portal.unexpected + (r.single?.unexpected ?? 0), 0),
     limits, failures: [], pass: false, aborted: run.aborted,
   };
@@ -115,8 +121,8 @@ export function judge(runs: TargetRun[], engine: Engine, extra: Extra): Verdict 
 
 export function table(verdict: Verdict): string {
   const lines = [
-    '| request | throughput vs bare Fastify | p50 / p99 at 50 connections | 1 client p99 | event loop p99 | RSS peak | result |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| request | throughput vs bare Fastify | p50 / p99 at 50 connections | 1 client p99 | event loop p99 | RSS peak | CPU per answer (bare) | result |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of verdict.rows) {
     const { limits } = r;
@@ -125,15 +131,16 @@ export function table(verdict: Verdict): string {
         `| ${within(`${r.p50LowerBound ? '≥ ' : ''}${ms(r.p50Ms)} / ${r.p99LowerBound ? '≥ ' : ''}${ms(r.p99Ms)}`, limits.p99Ms != null ? `≤ ${limits.p99Ms} ms` : undefined)} ` +
         `| ${r.singleP99Ms == null && limits.singleP99Ms == null ? '' : within(ms(r.singleP99Ms), limits.singleP99Ms != null ? `≤ ${limits.singleP99Ms} ms` : undefined)} ` +
         `| ${ms(r.eventLoopP99Ms)} | ${r.rssPeakMb == null ? '–' : `${Math.round(r.rssPeakMb)} MB`} ` +
+        `| ${r.cpuUs == null ? '–' : `${Math.round(r.cpuUs)} µs (${r.bareCpuUs == null ? '–' : Math.round(r.bareCpuUs)} µs)`} ` +
         `| ${r.pass ? 'PASS' : `**FAIL**: ${r.failures.join(', ')}`} |`,
     );
   }
   const c = verdict.coldStart;
-  lines.push(`| cold start with the existing database (median of ${c.runsMs.length}) | | ${within(ms(c.medianMs), `≤ ${LIMITS.coldStartMs.toLocaleString('en')} ms`)} | | | | ${c.pass ? 'PASS' : '**FAIL**'} |`);
+  lines.push(`| cold start with the existing database (median of ${c.runsMs.length}) | | ${within(ms(c.medianMs), `≤ ${LIMITS.coldStartMs.toLocaleString('en')} ms`)} | | | | | ${c.pass ? 'PASS' : '**FAIL**'} |`);
   const b = verdict.rebuild;
   lines.push(
     `| certs archive rebuilt after a change (one GET after an approval, median of ${b.runsMs.length}) | ` +
-      `| ${within(ms(b.medianMs), `≤ ${LIMITS.rebuildMs.toLocaleString('en')} ms`)} | | ${ms(max(b.eventLoopP99Ms))} | ` +
+      `| ${within(ms(b.medianMs), `≤ ${LIMITS.rebuildMs.toLocaleString('en')} ms`)} | | ${ms(max(b.eventLoopP99Ms))} | | ` +
       `| ${b.pass ? 'PASS' : `**FAIL**${b.error ? `: ${b.error}` : ''}`} |`,
   );
   return lines.join('\n');

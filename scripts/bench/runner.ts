@@ -7,7 +7,7 @@
  */
 import type { BenchConfig } from './config';
 import { load, startLoad, type LoadResult } from './load';
-import { sampleRss, scrapeMetrics, startPortal, waitIdle, type ServerProcess } from './servers';
+import { cpuSeconds, sampleRss, scrapeMetrics, startPortal, waitIdle, type ServerProcess } from './servers';
 import type { Target } from './targets';
 
 export interface RoundResult {
@@ -18,6 +18,8 @@ export interface RoundResult {
   eventLoopP99Ms: number | null;
   eventLoopMaxMs: number | null;
   rssPeakMb: number | null;
+  /** CPU microseconds per answer: the portal's (until idle after the run) and bare Fastify's. */
+  cpuUs: { portal: number | null; bare: number | null };
   single?: LoadResult;
 }
 
@@ -58,10 +60,15 @@ export async function probe(url: string, headers: Record<string, string>) {
   };
 }
 
+/** CPU microseconds per expected answer between two readings of cpuSeconds. */
+function perAnswer(before: number | null, after: number | null, result: LoadResult): number | null {
+  return before == null || after == null || result.expected === 0 ? null : ((after - before) * 1e6) / result.expected;
+}
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runTargets(
-  config: BenchConfig, portal: Portal, bareUrl: string, targets: Target[], tokens: Record<Target['as'], string>,
+  config: BenchConfig, portal: Portal, bare: ServerProcess, targets: Target[], tokens: Record<Target['as'], string>,
   busy: () => Promise<boolean>, log: (line: string) => void,
 ): Promise<TargetRun[]> {
   const runs: TargetRun[] = [];
@@ -92,10 +99,13 @@ export async function runTargets(
       const { target } = run;
       const headers = headersOf.get(target)!;
       const expect = target.conditional ? 304 : 200;
-      const bare = await load({ url: bareUrl, connections, duration: config.duration, expect: 200 });
+      const bareCpu = cpuSeconds(bare.pid);
+      const bareResult = await load({ url: `${bare.url}/`, connections, duration: config.duration, expect: 200 });
+      const bareUs = perAnswer(bareCpu, cpuSeconds(bare.pid), bareResult);
 
       await scrapeMetrics(portal.current.url); // resets the event-loop histogram
       let overLimit: string | undefined;
+      const portalCpu = cpuSeconds(portal.current.pid);
       const running = startLoad({ url: `${portal.current.url}${target.path}`, headers, connections, duration: config.duration, expect });
       const rss = sampleRss(portal.current.pid, (mb) => {
         if (mb > config.rssAbortMb && !overLimit) {
@@ -108,9 +118,10 @@ export async function runTargets(
       const idle = overLimit ? false : await waitIdle(portal.current.pid, portal.current.url, busy, 120_000);
       const metrics = overLimit ? null : await scrapeMetrics(portal.current.url, 30_000);
       const rssPeakMb = rss.stop();
+      const portalUs = perAnswer(portalCpu, cpuSeconds(portal.current.pid), result);
       const unresponsive = overLimit ? undefined : !idle ? 'still busy 2 minutes after the run' : !metrics ? 'no answer to /metrics after the run' : undefined;
       const roundResult: RoundResult = {
-        round, bare, portal: result, ratio: result.rps / bare.rps,
+        round, bare: bareResult, portal: result, ratio: result.rps / bareResult.rps, cpuUs: { portal: portalUs, bare: bareUs },
         eventLoopP99Ms: metrics?.eventLoopP99Ms ?? null, eventLoopMaxMs: metrics?.eventLoopMaxMs ?? null,
         rssPeakMb: rssPeakMb ?? metrics?.rssMb ?? null,
       };
@@ -125,8 +136,9 @@ export async function runTargets(
         roundResult.single = await load({ url: `${portal.current.url}${target.path}`, headers, connections: 1, duration: config.singleDuration, expect });
       }
       log(
-        `  ${target.id}: ${(roundResult.ratio * 100).toFixed(2)} % of bare (${result.rps.toFixed(0)}/${bare.rps.toFixed(0)} req/s), ` +
-          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end, ${result.starved} connections never answered), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB` +
+        `  ${target.id}: ${(roundResult.ratio * 100).toFixed(2)} % of bare (${result.rps.toFixed(0)}/${bareResult.rps.toFixed(0)} req/s), ` +
+          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end, ${result.starved} connections never answered), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB, ` +
+          `CPU per answer ${portalUs?.toFixed(0)} µs (bare ${bareUs?.toFixed(0)} µs)` +
           (result.unexpected ? `, ${result.unexpected} unexpected (${JSON.stringify(result.statuses)}, ${result.timeouts} timeouts)` : '') +
           (roundResult.single ? `; 1 client p99 ${roundResult.single.p99Ms.toFixed(1)} ms` : ''),
       );

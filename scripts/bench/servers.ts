@@ -90,7 +90,9 @@ let bundle: Promise<string> | undefined;
 
 export async function startPortal(port: number, databaseEnv: Record<string, string>): Promise<ServerProcess> {
   bundle ??= import('../build-server.mjs').then((m) => m.buildServer());
-  return startProcess(['--enable-source-maps', await bundle], port, {
+  // BENCH_CPU_PROF=1: each portal writes a V8 CPU profile into bench-results/profiles when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench-results/profiles')}`] : [];
+  return startProcess([...profile, '--enable-source-maps', await bundle], port, {
     ...databaseEnv,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -162,7 +164,10 @@ export async function scrapeMetrics(url: string, timeoutMs = 120_000): Promise<P
   }
 }
 
-/** CPU time (user + system) a process used so far, in seconds, from /proc (Linux); null elsewhere. */
+/**
+ * CPU time (user + system) a process used so far, in seconds, from /proc (Linux); null elsewhere.
+ * Also the bench's CPU per answer, the figure that moves least with what else the machine runs.
+ */
 export function cpuSeconds(pid: number): number | null {
   try {
     // Fields after the parenthesised name: state is the 3rd field, utime the 14th, stime the 15th.

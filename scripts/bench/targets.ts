@@ -12,7 +12,8 @@ export interface Target {
   id: string;
   label: string;
   path: string;
-  as: 'supervisor' | 'devops';
+  /** Whose token: a person's, or the download gateway's API token (what polls the exports in production). */
+  as: 'supervisor' | 'devops' | 'gateway';
   /** Ask once for the ETag and send it as If-None-Match: the answers are 304s. */
   conditional?: boolean;
   /** At 50 connections: throughput as a share of bare Fastify's (0.2 = 20 %) and p99 in ms. */
@@ -60,7 +61,7 @@ export function buildTargets(facts: DatasetFacts): Target[] {
     },
     { id: 'pending-approvals', label: 'pending approvals (GET /api/approve)', path: '/api/approve', as: 'supervisor', p99Ms: [25, 25] },
     { id: 'pending-acks', label: 'pending acknowledgements (GET /api/acknowledge)', path: '/api/acknowledge', as: 'supervisor', p99Ms: [25, 25] },
-    { id: 'routes-304', label: 'routes.hcl with a matching If-None-Match (304)', path: '/api/piston/routes.hcl', as: 'devops', conditional: true, ratio: [0.7, 0.5] },
-    { id: 'certs-304', label: 'certs archive with a matching If-None-Match (304)', path: '/api/piston/certs', as: 'devops', conditional: true, ratio: [0.7, 0.5] },
+    { id: 'routes-304', label: 'routes.hcl with a matching If-None-Match (304)', path: '/api/piston/routes.hcl', as: 'gateway', conditional: true, ratio: [0.7, 0.5] },
+    { id: 'certs-304', label: 'certs archive with a matching If-None-Match (304)', path: '/api/piston/certs', as: 'gateway', conditional: true, ratio: [0.7, 0.5] },
   ];
 }
