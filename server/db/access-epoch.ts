@@ -10,7 +10,7 @@
  * as that epoch; a request that read a newer epoch never uses it.
  */
 import { sql } from 'kysely';
-import type { Queryable } from './database';
+import { readRow, type Queryable } from './database';
 
 export async function readAccessEpoch(db: Queryable): Promise<number> {
   return readEpoch(db, 'access_epoch');
@@ -21,15 +21,20 @@ export async function readAccessEpoch(db: Queryable): Promise<number> {
  * keys the kept list pages and totals), and a statement costs more than the lookups themselves.
  * Read together, the data epoch is never older than the access epoch it comes with.
  */
+const EPOCHS = 'select (select epoch from access_epoch where id = 1) as access, (select epoch from data_epoch where id = 1) as data';
+
 export async function readEpochs(db: Queryable): Promise<{ access: number; data: number }> {
-  const { rows } = await sql<{ access: number | string; data: number | string }>`
-    select (select epoch from access_epoch where id = 1) as access, (select epoch from data_epoch where id = 1) as data`.execute(db);
-  return { access: Number(rows[0].access), data: Number(rows[0].data) };
+  const row = await (readRow(db, EPOCHS) ?? sql<Record<string, unknown>>`${sql.raw(EPOCHS)}`.execute(db).then((r) => r.rows[0]));
+  return { access: Number(row.access), data: Number(row.data) };
 }
 
+export type EpochName = 'access_epoch' | 'export_epoch' | 'data_epoch';
+
 /** The number of an epoch row (db/epoch-triggers.ts). */
-export async function readEpoch(db: Queryable, name: 'access_epoch' | 'export_epoch' | 'data_epoch'): Promise<number> {
-  const row = await db.selectFrom(name).select('epoch').where('id', '=', 1).executeTakeFirstOrThrow();
+export async function readEpoch(db: Queryable, name: EpochName): Promise<number> {
+  const text = `select epoch from ${name} where id = 1`;
+  const row = await (readRow(db, text) ?? sql<Record<string, unknown>>`${sql.raw(text)}`.execute(db).then((r) => r.rows[0]));
+  if (!row) throw new Error(`The ${name} row is missing.`);
   return Number(row.epoch);
 }
 

@@ -16,6 +16,7 @@ import * as memberIndexes from './migrations/20261123_0012_member_indexes';
 import * as nameTextIndex from './migrations/20261123_0013_name_text_index';
 import * as journalTrigramStatistics from './migrations/20261123_0014_journal_trigram_statistics';
 import * as archiveVersions from './migrations/20261123_0015_archive_versions';
+import * as exportEpochNotify from './migrations/20261125_0016_export_epoch_notify';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0013_name_text_index': nameTextIndex,
   '20261123_0014_journal_trigram_statistics': journalTrigramStatistics,
   '20261123_0015_archive_versions': archiveVersions,
+  '20261125_0016_export_epoch_notify': exportEpochNotify,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,7 +5,7 @@
  * same bytes.
  */
 import type { Queryable } from '../../db/database';
-import { readEpoch } from '../../db/access-epoch';
+import { readExportEpoch } from '../../db/export-epoch';
 import { withEtag, type Export } from './archive';
 import { buildCertsArchive } from './archive-builder';
 
@@ -84,7 +84,7 @@ async function cached(db: Queryable, kind: 'routes' | 'certs', now: Date, build:
   let running = building.get(db);
   if (!running) building.set(db, (running = new Map()));
   // Read before building, so the export is at least as new as the epoch it is kept for.
-  const epoch = await readEpoch(db, 'export_epoch');
+  const epoch = await readExportEpoch(db);
   const at = now.getTime();
   // Valid in [from, until): a clock set back (tests, a corrected server) gets a fresh build too.
   const hit = entries.get(kind);

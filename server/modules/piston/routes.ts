@@ -9,6 +9,7 @@ import { pistonStatisticsSchema } from '../../../common/schemas/piston';
 import { authenticateGateway } from './gateway-auth';
 import { currentCertsArchive, currentRoutesHcl, type Export } from './exports';
 import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
+import { stopExportEpochWatch } from '../../db/export-epoch';
 import { buildStatistics } from './statistics';
 import { errorBodySchema } from '../../http/error-handler';
 import { fileResponse } from '../../http/openapi';
@@ -35,8 +36,10 @@ export const pistonRoutes: FastifyPluginAsyncZod = async (api) => {
   api.addHook('onRequest', async (request) => {
     await authenticateGateway(api, request);
   });
-  // The archive's worker holds a connection of its own: it goes before the database does.
-  api.addHook('onClose', async () => closeArchiveBuilder(api.db));
+  // The archive's builder and the export epoch's listener hold connections of their own: they go before the database does.
+  api.addHook('onClose', async () => {
+    await Promise.all([closeArchiveBuilder(api.db), stopExportEpochWatch(api.db)]);
+  });
 
   const hcl = fileResponse('The gateway routes in HCL, served as text (Content-Disposition: attachment; filename="routes.hcl").', 'text/plain');
   api.get('/piston/routes.hcl', { config, schema: { tags, summary: 'Export the gateway routes (routes.hcl)', operationId: 'exportRoutesHcl', response: { 200: hcl, ...unavailable } } }, async (request, reply) =>

@@ -1,0 +1,97 @@
+/**
+ * The export epoch as the gateways' polls read it (modules/piston/exports.ts). SQLite: one kept
+ * statement per poll, microseconds. PostgreSQL: a query per poll was most of a 304's cost, so each
+ * instance listens (LISTEN export_epoch, migration 0016) and holds the number in memory; a poll then
+ * needs no query. NOTIFY is delivered at commit, so another instance's change is served within the
+ * moment the notification takes to arrive; a gateway polling once a minute cannot tell.
+ *
+ * Read-your-writes on this instance: for two seconds after any write statement made through this
+ * database, polls read the epoch from the database, so a change made here is exported at the very
+ * next call, before its own notification has come back. Without a listening connection (not yet
+ * connected, or lost), every poll reads the database, as before.
+ */
+import pg from 'pg';
+import { readEpoch } from './access-epoch';
+import { databaseLocation, lastWriteAt, type Db } from './database';
+
+const WRITE_WINDOW_MS = 2_000;
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+interface Watch {
+  /** The epoch as last known from the listening connection; undefined while it is not listening. */
+  value?: number;
+  /** The highest number notified on the current connection, also before `value` is known. */
+  notified: number;
+  client?: pg.Client;
+  retry?: NodeJS.Timeout;
+  attempts: number;
+  stopped: boolean;
+}
+
+const watches = new WeakMap<object, Watch>();
+
+export async function readExportEpoch(db: Db): Promise<number> {
+  const known = watching(db)?.value;
+  if (known !== undefined && performance.now() - lastWriteAt(db) > WRITE_WINDOW_MS) return known;
+  return readEpoch(db, 'export_epoch');
+}
+
+function watching(db: Db): Watch | undefined {
+  let watch = watches.get(db);
+  if (!watch) {
+    const url = databaseLocation(db)?.databaseUrl;
+    if (!url) return undefined;
+    watches.set(db, (watch = { attempts: 0, stopped: false, notified: 0 }));
+    listen(db, watch, url);
+  }
+  return watch;
+}
+
+function listen(db: Db, watch: Watch, url: string): void {
+  // keepAlive: a connection lost without a word (a dropped network path) is noticed and replaced.
+  const client = new pg.Client({ connectionString: url, keepAlive: true });
+  watch.client = client;
+  watch.notified = 0;
+  const lost = () => {
+    if (watch.client !== client) return;
+    watch.value = undefined;
+    watch.client = undefined;
+    client.end().catch(() => {});
+    if (watch.stopped) return;
+    const wait = RETRY_MS[Math.min(watch.attempts++, RETRY_MS.length - 1)];
+    watch.retry = setTimeout(() => listen(db, watch, url), wait);
+    watch.retry.unref();
+  };
+  client.on('error', lost);
+  client.on('end', lost);
+  client.on('notification', (message) => {
+    const epoch = Number(message.payload);
+    if (watch.client !== client || !Number.isFinite(epoch)) return;
+    // The epoch only grows: a late notification never takes it back.
+    watch.notified = Math.max(watch.notified, epoch);
+    if (watch.value !== undefined) watch.value = Math.max(watch.value, epoch);
+  });
+  (async () => {
+    await client.connect();
+    await client.query('LISTEN export_epoch');
+    // Read after listening: a change committed in between arrives as a notification too.
+    const epoch = await readEpoch(db, 'export_epoch');
+    if (watch.client !== client) return;
+    // A change committed while the read ran may have been notified before it answered.
+    watch.value = Math.max(epoch, watch.notified);
+    watch.attempts = 0;
+  })().catch(lost);
+}
+
+/** Closes the listening connection (the app's onClose). */
+export async function stopExportEpochWatch(db: Db): Promise<void> {
+  const watch = watches.get(db);
+  if (!watch) return;
+  watch.stopped = true;
+  clearTimeout(watch.retry);
+  const client = watch.client;
+  watch.client = undefined;
+  watch.value = undefined;
+  watches.delete(db);
+  await client?.end().catch(() => {});
+}
