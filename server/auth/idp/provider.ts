@@ -84,7 +84,7 @@ function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { ke
       Grant: 14 * DAY,
       RefreshToken: (ctx, token) => {
         // A rotated refresh token keeps what is left of its predecessor's life: 14 days from sign-in.
-        const rotated = ctx?.oidc?.entities.RotatedRefreshToken as { remainingTTL: number } | undefined;
+        const rotated = ctx?.oidc?.entities.RotatedRefreshToken;
         return rotated && !token.isSenderConstrained() ? rotated.remainingTTL : 14 * DAY;
       },
     },
@@ -97,7 +97,7 @@ function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { ke
     // The portal's own web app needs no consent screen: the grant always covers what it asks for.
     async loadExistingGrant(ctx) {
       const { client, session, result, provider } = ctx.oidc;
-      if (!client || !session.accountId) return undefined;
+      if (!client || !session?.accountId) return undefined;
       const grantId = result?.consent?.grantId || session.grantIdFor(client.clientId);
       const found = grantId ? await provider.Grant.find(grantId) : undefined;
       const grant = found?.accountId === session.accountId ? found : new provider.Grant({ clientId: client.clientId, accountId: session.accountId });
