@@ -7,7 +7,7 @@ import { LIMITS, pick, type Engine } from './targets';
 import type { RebuildResult, TargetRun } from './runner';
 import type { LoadResult } from './load';
 
-export interface Row {
+interface Row {
   id: string;
   label: string;
   path: string;
@@ -49,7 +49,7 @@ const known = (values: (number | null | undefined)[]) => values.filter((v): v is
 
 const unfinishedShare = (r: LoadResult) => r.unfinished / Math.max(1, r.expected + r.unexpected + r.unfinished);
 
-export function summarize(run: TargetRun, engine: Engine): Row {
+function summarize(run: TargetRun, engine: Engine): Row {
   const { target, rounds } = run;
   const limits = {
     ratio: pick(target.ratio, engine), p99Ms: pick(target.p99Ms, engine), singleP99Ms: pick(target.singleP99Ms, engine),

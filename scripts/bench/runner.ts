@@ -10,7 +10,7 @@ import { load, startLoad, type LoadResult } from './load';
 import { cpuSeconds, sampleRss, scrapeMetrics, startPortal, waitIdle, type ServerProcess } from './servers';
 import type { Target } from './targets';
 
-export interface RoundResult {
+interface RoundResult {
   round: number;
   bare: LoadResult;
   portal: LoadResult;
@@ -50,7 +50,7 @@ export async function makePortal(port: number, env: Record<string, string>, log:
   return portal;
 }
 
-export async function probe(url: string, headers: Record<string, string>) {
+async function probe(url: string, headers: Record<string, string>) {
   const started = performance.now();
   const response = await fetch(url, { headers, signal: AbortSignal.timeout(300_000) });
   const body = Buffer.from(await response.arrayBuffer());

@@ -23,7 +23,7 @@ export interface ServerProcess {
 export { freePort } from '../free-port.mjs';
 
 /** GET that answers true for a 200 within `timeoutMs`. */
-export async function answers(url: string, timeoutMs: number): Promise<boolean> {
+async function answers(url: string, timeoutMs: number): Promise<boolean> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     await response.arrayBuffer();
@@ -34,7 +34,7 @@ export async function answers(url: string, timeoutMs: number): Promise<boolean> 
 }
 
 /** Polls `url` until it answers 200 or `timeoutMs` passed. */
-export async function waitUntilAnswering(url: string, timeoutMs: number): Promise<boolean> {
+async function waitUntilAnswering(url: string, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (await answers(url, Math.max(100, Math.min(5_000, deadline - performance.now())))) return true;
@@ -107,7 +107,7 @@ export function startBareFastify(port: number): Promise<ServerProcess> {
 }
 
 /** Resident set size of a process in MiB, from /proc (Linux); null elsewhere. */
-export function rssMb(pid: number): number | null {
+function rssMb(pid: number): number | null {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : null;

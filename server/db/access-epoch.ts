@@ -12,10 +12,6 @@
 import { sql } from 'kysely';
 import { readRow, type Queryable } from './database';
 
-export async function readAccessEpoch(db: Queryable): Promise<number> {
-  return readEpoch(db, 'access_epoch');
-}
-
 /**
  * The access and data epochs in one statement: every signed-in request reads both (the data epoch
  * keys the kept list pages and totals), and a statement costs more than the lookups themselves.

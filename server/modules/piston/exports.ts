@@ -36,7 +36,7 @@ async function activeOrganizationIds(db: Queryable): Promise<string[]> {
   return rows.map((r) => r.organization_id);
 }
 
-export async function buildRoutesHcl(db: Queryable): Promise<Export> {
+async function buildRoutesHcl(db: Queryable): Promise<Export> {
   const [resources, active, grants] = await Promise.all([
     db.selectFrom('resources').selectAll().orderBy('ordinal').execute(),
     activeOrganizationIds(db),

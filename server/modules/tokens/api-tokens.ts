@@ -8,8 +8,8 @@ import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { unauthorized } from '../../errors';
 
 /** Kept apart from people's tokens by issuer and audience. */
-export const apiTokenIssuer = (api: FastifyInstance) => `${api.config.publicUrl}/api`;
-export const API_TOKEN_AUDIENCE = 'customer-portal-machines';
+const apiTokenIssuer = (api: FastifyInstance) => `${api.config.publicUrl}/api`;
+const API_TOKEN_AUDIENCE = 'customer-portal-machines';
 const KEY_PURPOSE = 'api-tokens';
 
 export interface ApiTokenClaims {
