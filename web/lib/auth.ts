@@ -8,13 +8,14 @@
  * call, so a token never leaves expired between two checks.
  *
  * The first screen does not load this module: lib/access-token.ts reads a valid token from the
- * store and the renewal timer runs there; both come here when there is work for the library.
+ * store (lib/stored-user.ts) and the renewal timer runs there; both come here when there is work
+ * for the library.
  */
 import { ErrorResponse, UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import type { ClientSettings } from '../../common/schemas/profile';
 import { KEYS, readJson, remove, writeJson } from './storage';
 import { PATHS } from './navigation';
-import { needsRenewal as expiresSoon, rememberUserStore } from './access-token';
+import { needsRenewal as expiresSoon, rememberUserStore } from './stored-user';
 import { loadClientSettings, loadProviderMetadata, type ProviderMetadata } from './client-settings';
 /** Stored callback state lasts 1 hour; provider messages time out after 10000 ms (SPEC.md §9). */
 const STALE_STATE_SECONDS = 3600;

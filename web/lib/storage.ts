@@ -47,6 +47,6 @@ export const KEYS = {
   authError: 'portal.authError',
   loggedOut: 'portal.loggedOut',
   signInAttempts: 'portal.signInAttempts',
-  /** Where oidc-client-ts keeps the signed-in user (lib/access-token.ts). */
+  /** Where oidc-client-ts keeps the signed-in user (lib/stored-user.ts). */
   oidcUserStore: 'portal.oidcUserStore',
 } as const;
