@@ -12,7 +12,7 @@ import { parseCertificatePem } from '../../server/modules/certificates/x509';
 import { licenseValidUntil, startOfUtcDay } from '../../common/status';
 import { LICENSE_SCOPES } from '../../common/enums';
 import { seedDemoData } from '../../server/demo/seed';
-import { makeCertificate } from '../make-certificate';
+import { makeCertificate } from '../../server/demo/make-certificate';
 import type { Sizes } from './config';
 
 type ColumnType = 'text' | 'int';

@@ -1,7 +1,7 @@
 /** Demo certificates in every state, made at seed time with real keys (issue "Certificates"). */
 import type { Tx } from '../db/database';
 import type { DemoContext } from './context';
-import { makeCertificate } from '../../scripts/make-certificate';
+import { makeCertificate } from './make-certificate';
 import { parseCertificatePem } from '../modules/certificates/x509';
 import { insertCertificate } from '../modules/certificates/repository';
 

@@ -1,0 +1,35 @@
+/**
+ * Real self-signed certificates for the demo seed (demo/certificates.ts), the benchmark's data and the
+ * tests, made with real keys.
+ */
+// @peculiar/x509 resolves its services through tsyringe, which needs this polyfill loaded first.
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+export interface CertificateRequest {
+  /** Subject in X.500 string form, most significant first as the tool expects, e.g. 'C=DE, O=Contoso, CN=gw1'. */
+  subject: string;
+  notBefore: Date;
+  notAfter: Date;
+  serialNumber?: string;
+}
+
+export async function makeCertificate(request: CertificateRequest): Promise<{ pem: string; privateKeyPem: string }> {
+  const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: request.serialNumber ?? webcrypto.getRandomValues(new Uint8Array(8)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '7'),
+    name: request.subject,
+    notBefore: request.notBefore,
+    notAfter: request.notAfter,
+    signingAlgorithm: ALGORITHM,
+    keys: keys as unknown as CryptoKeyPair,
+  });
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
+  const privateKeyPem = x509.PemConverter.encode(pkcs8, 'PRIVATE KEY');
+  return { pem: certificate.toString('pem'), privateKeyPem };
+}
