@@ -7,7 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
-  Kysely, PostgresDialect, SqliteDialect,
+  CompiledQuery, Kysely, PostgresDialect, SqliteDialect,
   type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode,
   type SqliteDatabase, type Transaction, type UnknownRow,
 } from 'kysely';
@@ -63,7 +63,7 @@ export function readRow(db: Queryable, text: string): Promise<Record<string, unk
 
 /**
  * When this database last sent a statement that may write (performance.now(); -Infinity if never), in
- * its transactions too: db/export-epoch.ts reads the database instead of its notified epoch for a
+ * its transactions too: db/export-epoch.ts reads the database instead of the epoch it holds for a
  * moment after a write of this instance.
  */
 export function lastWriteAt(db: Queryable): number {
@@ -92,7 +92,7 @@ function mayWrite(node: RootOperationNode): boolean {
 
 export function openDatabase(options: DatabaseOptions): Db {
   const { db, use, readRow, marker } = connect(options);
-  if (marker) writeMarkers.set(db, marker);
+  writeMarkers.set(db, marker);
   if (use) pools.set(db, use);
   rowReaders.set(db, readRow);
   const file = options.sqliteFile ?? DEFAULT_SQLITE_FILE;
@@ -102,7 +102,7 @@ export function openDatabase(options: DatabaseOptions): Db {
 
 const DEFAULT_SQLITE_FILE = './data/portal.db';
 
-function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): { db: Db; use?: () => PoolUse; readRow: RowReader; marker?: WriteMarker } {
+function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): { db: Db; use?: () => PoolUse; readRow: RowReader; marker: WriteMarker } {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -128,9 +128,12 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kept = keepingStatements(sqlite);
-  const readRow: RowReader = async (text) => (kept.prepare(text) as unknown as SQLite.Statement).get() as Record<string, unknown>;
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: kept }) }), readRow };
+  const marker = new WriteMarker();
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }), plugins: [marker] });
+  // Through the driver, not the statement itself: the driver holds the one connection for a whole
+  // transaction, and a read between its statements would see what it has not committed.
+  const readRow: RowReader = async (text) => (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text))).rows[0];
+  return { db, readRow, marker };
 }
 
 /**

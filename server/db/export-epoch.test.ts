@@ -4,10 +4,14 @@
  * this instance's own write is read from the database at once, and a lost listener falls back to
  * reading the database until it is back.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type Db } from './database';
-import { readEpoch } from './access-epoch';
+import { openDatabase, type Db, type Queryable } from './database';
+import { readEpoch, readEpochs } from './access-epoch';
+import { migrateToLatest } from './migrate';
 import { readExportEpoch, stopExportEpochWatch } from './export-epoch';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/support/databases';
 
@@ -24,10 +28,10 @@ async function eventually(check: () => Promise<boolean>, ms = 5_000): Promise<bo
 }
 
 /** A write that moves the export epoch: a new resource row. */
-async function moveEpoch(db: Db, id: string) {
+async function moveEpoch(db: Queryable, id: string) {
   await db.insertInto('resources').values({
     resource_id: id, ordinal: Math.floor(Math.random() * 1e9), resource_name: id, path_pattern: `/${id}/**`,
-    location: `/srv/${id}`, resource_type: 'FILE', resource_access: 'PUBLIC', description: null,
+    location: `/srv/${id}`, resource_type: 'STATIC_CONTENT', resource_access: 'PUBLIC', description: null,
   }).execute();
 }
 
@@ -46,6 +50,41 @@ describe.each(dialects)('export epoch on %s', (dialect) => {
     const before = await readExportEpoch(database.db);
     await moveEpoch(database.db, 'own-write');
     expect(await readExportEpoch(database.db)).toBeGreaterThan(before);
+  });
+
+  it('never reads what a transaction in progress has not committed', async () => {
+    const before = await readEpoch(database.db, 'export_epoch');
+    let read: Promise<{ access: number; data: number; exported: number }> | undefined;
+    await database.db.transaction().execute(async (tx) => {
+      await moveEpoch(tx, 'rolled-back');
+      // Asked while the transaction holds its uncommitted row: answered after it ended.
+      read = Promise.all([readEpochs(database.db), readExportEpoch(database.db)]).then(([e, exported]) => ({ ...e, exported }));
+      await new Promise((r) => setTimeout(r, 50));
+      throw new Error('roll back');
+    }).catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect((await read!).exported).toBe(before);
+    expect(await readExportEpoch(database.db)).toBe(before);
+  });
+});
+
+describe('export epoch of SQLite written by another process', () => {
+  it('is seen within a second', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-epoch-'));
+    const file = path.join(dir, 'portal.db');
+    const portal = openDatabase({ sqliteFile: file });
+    const shell = openDatabase({ sqliteFile: file });
+    try {
+      await migrateToLatest(portal);
+      const before = await readExportEpoch(portal);
+      await moveEpoch(shell, 'from-the-shell');
+      const started = Date.now();
+      expect(await eventually(async () => (await readExportEpoch(portal)) > before, 3_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      await portal.destroy();
+      await shell.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The export epoch as the gateways' polls read it (modules/piston/exports.ts). SQLite: one kept
- * statement per poll, microseconds. PostgreSQL: a query per poll was most of a 304's cost, so each
+ * The export epoch as the gateways' polls read it (modules/piston/exports.ts). SQLite: held for a
+ * second unless this process writes (readHeld). PostgreSQL: a query per poll was most of a 304's cost, so each
  * instance listens (LISTEN export_epoch, migration 0016) and holds the number in memory; a poll then
  * needs no query. NOTIFY is delivered at commit, so another instance's change is served within the
  * moment the notification takes to arrive; a gateway polling once a minute cannot tell.
@@ -31,9 +31,28 @@ interface Watch {
 const watches = new WeakMap<object, Watch>();
 
 export async function readExportEpoch(db: Db): Promise<number> {
-  const known = watching(db)?.value;
+  const watch = watching(db);
+  if (!watch) return readHeld(db);
+  const known = watch.value;
   if (known !== undefined && performance.now() - lastWriteAt(db) > WRITE_WINDOW_MS) return known;
   return readEpoch(db, 'export_epoch');
+}
+
+/**
+ * SQLite: one portal process writes the file, so its own writes are known here (lastWriteAt) and the
+ * number read is held until the next one; a write by another process (the sqlite3 shell) is seen
+ * within HOLD_MS, as another instance's is on PostgreSQL. The read was the largest part of a 304.
+ */
+const HOLD_MS = 1_000;
+const held = new WeakMap<object, { epoch: number; readAt: number }>();
+
+async function readHeld(db: Db): Promise<number> {
+  const at = performance.now();
+  const last = held.get(db);
+  if (last && at - last.readAt < HOLD_MS && lastWriteAt(db) < last.readAt) return last.epoch;
+  const epoch = await readEpoch(db, 'export_epoch');
+  held.set(db, { epoch, readAt: at });
+  return epoch;
 }
 
 function watching(db: Db): Watch | undefined {
