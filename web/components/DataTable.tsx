@@ -11,6 +11,7 @@
  * costs render time on a page of 100 rows (the certificate list is a first screen).
  */
 import type { CSSProperties, Key, ReactNode } from 'react';
+import { VisuallyHidden } from '@mantine/core';
 import classes from './DataTable.module.css';
 
 export interface DataColumn<T> {
@@ -72,7 +73,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop,
           <tr role="row">
             {columns.map((column) => (
               <th key={column.header} scope="col" role="columnheader" style={column.width ? { width: column.width } : undefined} className={column.align === 'end' ? classes.end : undefined}>
-                {column.headerHidden ? <span className={classes.visuallyHidden}>{column.header}</span> : column.header}
+                {column.headerHidden ? <VisuallyHidden component="span">{column.header}</VisuallyHidden> : column.header}
               </th>
             ))}
           </tr>
