@@ -12,6 +12,9 @@
  *   stays; a 409 with a `redirect`, or without a message, still goes to that screen / NetworkError.
  * - 502/503/504 without a message (a proxy in front of a stopped server) count as network
  *   issues; with a message (e.g. "the secret is not yet provided") they are a toast.
+ * - 400 that names a `field` (common/schemas/error.ts): the form that sent it shows the message
+ *   under that field (lib/forms.ts applyServerError, docs/decisions.md "Forms"); only when no form
+ *   did is it a toast.
  * - Anything else (400, 404, 422, 429...): a toast, and the page stays.
  * - Except on 204, the body's messages are shown as toasts: a list as one error each, a
  *   message as an error (severity ERROR) or a warning.
@@ -63,6 +66,9 @@ export class ApiError extends Error {
   get field(): string | undefined {
     return (this.body as ErrorBody | null)?.field;
   }
+
+  /** Set by the form that showed this 400 under the field it names (lib/forms.ts): no toast then. */
+  shownOnField = false;
 }
 
 /** The network failed: no answer from the server at all. */
@@ -104,8 +110,18 @@ function currentLocation(): string {
 }
 
 /** Shared handling of a failed call (see the top of this file). */
-function handleFailure(status: number, body: unknown): void {
-  if (status !== 204) notifyFailure(body);
+function handleFailure(error: ApiError): void {
+  const { status, body } = error;
+  const field = (body as ErrorBody | null)?.field;
+  if (status === 400 && typeof field === 'string' && field) {
+    // The caller's failure callback (TanStack Query's onError, a catch after await) runs in the
+    // microtasks right after this call fails, before this timer: a form takes the message there.
+    setTimeout(() => {
+      if (!error.shownOnField) notifyFailure(body);
+    });
+  } else if (status !== 204) {
+    notifyFailure(body);
+  }
   const named = pathOfRouteName((body as ErrorBody | null)?.redirect);
 
   if (status === 401 || status === 499) {
@@ -161,8 +177,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   const data = await readBody(response);
   if (!response.ok) {
-    if (!options.quiet) handleFailure(response.status, data);
-    throw new ApiError(response.status, data);
+    const error = new ApiError(response.status, data);
+    if (!options.quiet) handleFailure(error);
+    throw error;
   }
   return { data: data as T, status: response.status, headers: response.headers };
 }
