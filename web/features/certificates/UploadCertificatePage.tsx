@@ -1,16 +1,18 @@
 /**
- * Upload a certificate (SPEC.md §2 "/certificates/upload", route Certificates.New). The server
- * checks the PEM; its 400/409 message arrives as a toast (lib/api.ts) and the form keeps the text.
+ * Upload a certificate (SPEC.md §2 "/certificates/upload", route Certificates.New), checked with
+ * the API's own schema (lib/forms.ts). The server checks the PEM: its 400 shows under the field
+ * it names, a 409 as a toast (lib/api.ts); the form keeps the text.
  */
-import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, FileButton, Group, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconFileUpload, IconUpload } from '@tabler/icons-react';
+import { certificateUploadSchema } from '../../../common/schemas/certificate';
 import { AnchorLink } from '../../components/Link';
 import { MONOSPACE_TEXT_AREA } from '../../components/monospace';
 import { Page } from '../../components/Page';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { useAllowedHere } from '../../lib/actor';
+import { applyServerError, useSchemaForm } from '../../lib/forms';
 import { notifyError, notifySuccess } from '../../lib/notifications';
 import { useUploadCertificate } from './api/upload-certificate';
 import { certificatesPath } from './paths';
@@ -23,19 +25,18 @@ export default function UploadCertificatePage() {
   const mayUpload = useAllowedHere('certificate.upload');
   const navigate = useNavigate();
   const upload = useUploadCertificate();
-  const [description, setDescription] = useState('');
-  const [certificate, setCertificate] = useState('');
+  const form = useSchemaForm(certificateUploadSchema, { description: '', certificate: '' });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (values: { description: string; certificate: string }) => {
     upload.mutate(
-      { organizationId: orgId, upload: { description, certificate } },
+      { organizationId: orgId, upload: values },
       {
         onSuccess: (created) => {
           notifySuccess(`Certificate ${created.distinguished_name} uploaded.`);
           // Replace the form in the history: Back should not offer the same upload again.
           navigate(certificatesPath(orgId), { replace: true });
         },
+        onError: (error) => applyServerError(form, error),
       },
     );
   };
@@ -46,7 +47,7 @@ export default function UploadCertificatePage() {
       notifyError(`${file.name} is too large for a certificate.`);
       return;
     }
-    setCertificate(await file.text());
+    form.setFieldValue('certificate', await file.text());
   };
 
   return (
@@ -54,20 +55,18 @@ export default function UploadCertificatePage() {
       {organization && !mayUpload ? (
         <Text>Your roles in this organization do not allow uploading certificates.</Text>
       ) : (
-      <form onSubmit={submit} aria-label="Upload certificate">
+      <form onSubmit={form.onSubmit(submit)} aria-label="Upload certificate">
         <Stack gap="md" maw={760}>
           <TextInput
             label="Description"
             description="What the certificate is for, e.g. the gateway it belongs to."
-            value={description}
-            onChange={(event) => setDescription(event.currentTarget.value)}
+            {...form.getInputProps('description')}
             maxLength={1000}
           />
           <Textarea
             label="Certificate"
             description="One X.509 certificate in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----."
-            value={certificate}
-            onChange={(event) => setCertificate(event.currentTarget.value)}
+            {...form.getInputProps('certificate')}
             rows={30}
             wrap="off"
             spellCheck={false}

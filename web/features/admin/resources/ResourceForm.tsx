@@ -1,19 +1,19 @@
 /**
- * The resource form of the details and new screens (SPEC.md §3 "Resource"). It checks with the
- * API's own schema before sending, and shows the server's field errors on the field as well.
+ * The resource form of the details and new screens (SPEC.md §3 "Resource"), checked with the API's
+ * own schema (lib/forms.ts); the server's field errors show under the field they name.
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { z } from 'zod';
 import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../../../../common/enums';
 import { resourceInputSchema, type Resource, type ResourceInput } from '../../../../common/schemas/resource';
 import { MONOSPACE } from '../../../components/monospace';
 import { RESOURCE_ACCESS_LABELS, RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
 import { ApiError } from '../../../lib/api';
-
-type Field = keyof ResourceInput;
-type Errors = Partial<Record<Field, string>>;
+import { applyServerError, numberInput, useSchemaForm } from '../../../lib/forms';
 
 interface Values {
+  /** '' while the box is empty: the next free one. */
   ordinal: number | string;
   resource_name: string;
   resource_type: ResourceInput['resource_type'];
@@ -22,6 +22,10 @@ interface Values {
   location: string;
   description: string;
 }
+
+/** The form's values: the body's own fields, the ordinal as its NumberInput holds it. */
+const fields = resourceInputSchema.in.shape;
+const valuesSchema = z.object({ ...fields, ordinal: numberInput(fields.ordinal) });
 
 const TYPE_OPTIONS = RESOURCE_TYPES.map((value) => ({ value, label: RESOURCE_TYPE_LABELS[value] }));
 const ACCESS_OPTIONS = RESOURCE_ACCESS.map((value) => ({ value, label: RESOURCE_ACCESS_LABELS[value] }));
@@ -52,13 +56,8 @@ function toInput(values: Values) {
 
 const MONOSPACE_INPUT = { input: MONOSPACE };
 
-const FIELDS = new Set<string>(['ordinal', 'resource_name', 'resource_type', 'resource_access', 'path_pattern', 'location', 'description']);
-
-/** The field a failed call names: `field` of the body, or the ordinal of a 409 "Ordinal … is taken". */
-function fieldOfError(error: ApiError): Field | null {
-  const field = error.field ?? (error.status === 409 && /^ordinal/i.test(error.message) ? 'ordinal' : undefined);
-  return field && FIELDS.has(field) ? (field as Field) : null;
-}
+/** A 409 "Ordinal … is taken" names no field, but is about the ordinal: shown there too, besides its toast. */
+const isOrdinalTaken = (error: unknown) => error instanceof ApiError && error.status === 409 && /^ordinal/i.test(error.message);
 
 export interface ResourceFormProps {
   resource: Resource | null;
@@ -70,42 +69,20 @@ export interface ResourceFormProps {
 }
 
 export function ResourceForm({ resource, editable, submitLabel, onSubmit, actions }: ResourceFormProps) {
-  const [values, setValues] = useState<Values>(() => initialValues(resource));
-  const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
+  const form = useSchemaForm(valuesSchema, initialValues(resource));
 
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors((current) => ({ ...current, [key]: undefined }));
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = resourceInputSchema.safeParse(toInput(values));
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0]) as Field;
-        next[field] ??= issue.message === 'Invalid input' ? 'is not valid' : issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setSubmitting(true);
+  const submit = async (values: Values) => {
     try {
-      await onSubmit(parsed.data);
+      await onSubmit(resourceInputSchema.parse(toInput(values)));
     } catch (error) {
-      // lib/api.ts has shown the message as a toast; put it on the field it names too.
-      const field = error instanceof ApiError ? fieldOfError(error) : null;
-      if (field && error instanceof ApiError) setErrors({ [field]: error.message });
-    } finally {
-      setSubmitting(false);
+      if (isOrdinalTaken(error)) form.setFieldError('ordinal', (error as ApiError).message);
+      else applyServerError(form, error);
     }
   };
 
   const readOnly = !editable;
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Resource">
+    <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Resource">
       <Stack gap="md" maw={760}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <TextInput
@@ -113,18 +90,14 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             description={editable ? 'Shown to the organizations that may use it.' : undefined}
             required={editable}
             readOnly={readOnly}
-            value={values.resource_name}
-            onChange={(event) => set('resource_name', event.currentTarget.value)}
-            error={errors.resource_name}
+            {...form.getInputProps('resource_name')}
             maxLength={200}
           />
           <NumberInput
             label="Ordinal"
             description={editable ? 'Position in the gateway routes; empty for the next free one.' : undefined}
             readOnly={readOnly}
-            value={values.ordinal}
-            onChange={(value) => set('ordinal', value)}
-            error={errors.ordinal}
+            {...form.getInputProps('ordinal')}
             min={1}
             max={1_000_000}
             allowDecimal={false}
@@ -135,9 +108,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             description={editable ? 'What the gateway serves from the location.' : undefined}
             data={TYPE_OPTIONS}
             readOnly={readOnly}
-            value={values.resource_type}
-            onChange={(value) => value && set('resource_type', value as Values['resource_type'])}
-            error={errors.resource_type}
+            {...form.getInputProps('resource_type')}
             allowDeselect={false}
           />
           <Select
@@ -145,9 +116,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             description={editable ? 'Restricted: only organizations granted it may use it.' : undefined}
             data={ACCESS_OPTIONS}
             readOnly={readOnly}
-            value={values.resource_access}
-            onChange={(value) => value && set('resource_access', value as Values['resource_access'])}
-            error={errors.resource_access}
+            {...form.getInputProps('resource_access')}
             allowDeselect={false}
           />
           <TextInput
@@ -155,9 +124,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             description={editable ? 'As the gateway matches it, e.g. /packages/beta/**' : undefined}
             required={editable}
             readOnly={readOnly}
-            value={values.path_pattern}
-            onChange={(event) => set('path_pattern', event.currentTarget.value)}
-            error={errors.path_pattern}
+            {...form.getInputProps('path_pattern')}
             styles={MONOSPACE_INPUT}
             maxLength={500}
           />
@@ -166,9 +133,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             description={editable ? 'Absolute path on the server, e.g. /srv/packages/beta' : undefined}
             required={editable}
             readOnly={readOnly}
-            value={values.location}
-            onChange={(event) => set('location', event.currentTarget.value)}
-            error={errors.location}
+            {...form.getInputProps('location')}
             styles={MONOSPACE_INPUT}
             maxLength={1000}
           />
@@ -176,9 +141,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
         <Textarea
           label="Description"
           readOnly={readOnly}
-          value={values.description}
-          onChange={(event) => set('description', event.currentTarget.value)}
-          error={errors.description}
+          {...form.getInputProps('description')}
           autosize
           minRows={3}
           maxLength={2000}
@@ -186,7 +149,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
         {editable || actions ? (
           <Group gap="sm">
             {editable ? (
-              <Button type="submit" loading={submitting}>
+              <Button type="submit" loading={form.submitting}>
                 {submitLabel}
               </Button>
             ) : null}

@@ -1,52 +1,58 @@
 /** The description of a certificate: editable with Update for SUPERVISOR and APPROVER, else read-only. */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
 import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
-import type { Certificate } from '../../../../common/schemas/certificate';
+import { z } from 'zod';
+import { descriptionSchema, type Certificate } from '../../../../common/schemas/certificate';
+import { applyServerError, useSchemaForm } from '../../../lib/forms';
 import { notifySuccess } from '../../../lib/notifications';
 import { useUpdateCertificateDescription } from '../api/update-certificate-description';
 
-export function DescriptionEditor({ certificate }: { certificate: Certificate }) {
-  const mayEdit = certificate.abilities.includes('certificate.editDescription');
+/** The form's one field; the body is the description itself (a JSON string), checked with the same schema. */
+const valuesSchema = z.object({ description: descriptionSchema });
+
+function DescriptionForm({ certificate }: { certificate: Certificate }) {
   const update = useUpdateCertificateDescription();
-  const [text, setText] = useState(certificate.description);
+  const form = useSchemaForm(valuesSchema, { description: certificate.description });
   // A newer description from the server (after Update, or a refetch) replaces the text.
-  useEffect(() => setText(certificate.description), [certificate.description]);
+  const { setValues } = form;
+  useEffect(() => setValues({ description: certificate.description }), [setValues, certificate.description]);
 
-  if (!mayEdit) {
-    return (
-      <Text size="sm" className="break-anywhere" style={{ whiteSpace: 'pre-wrap' }}>
-        {certificate.description || 'No description.'}
-      </Text>
-    );
-  }
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = ({ description }: { description: string }) => {
     update.mutate(
-      { organizationId: certificate.organization_id, dn: certificate.distinguished_name, description: text },
-      { onSuccess: () => notifySuccess('Description updated.') },
+      { organizationId: certificate.organization_id, dn: certificate.distinguished_name, description },
+      { onSuccess: () => notifySuccess('Description updated.'), onError: (error) => applyServerError(form, error) },
     );
   };
 
   return (
-    <form onSubmit={submit}>
+    <form onSubmit={form.onSubmit(submit)}>
       <Stack gap="sm">
         <Textarea
           // The card's heading says "Description" already; the box still needs its name.
           aria-label="Description"
-          value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
+          {...form.getInputProps('description')}
           autosize
           minRows={3}
           maxRows={10}
           maxLength={1000}
         />
         <Group justify="flex-end">
-          <Button type="submit" variant="light" loading={update.isPending} disabled={text === certificate.description}>
+          <Button type="submit" variant="light" loading={update.isPending} disabled={form.values.description === certificate.description}>
             Update
           </Button>
         </Group>
       </Stack>
     </form>
   );
+}
+
+export function DescriptionEditor({ certificate }: { certificate: Certificate }) {
+  if (!certificate.abilities.includes('certificate.editDescription')) {
+    return (
+      <Text size="sm" className="break-anywhere" style={{ whiteSpace: 'pre-wrap' }}>
+        {certificate.description || 'No description.'}
+      </Text>
+    );
+  }
+  return <DescriptionForm certificate={certificate} />;
 }
