@@ -2,14 +2,15 @@
  * The fields of an organization, shared by the details and the new-organization screens
  * (SPEC.md §3, §5): the parent selector lists no customers and is disabled unless the
  * organization is a customer; the website gets https:// when no scheme is given; trusted domains
- * are one text field split on commas or whitespace. The screens validate with the API's schemas.
+ * are one text field split on commas or whitespace, which the API's schemas take as they are. The
+ * screens check the values with those schemas (lib/forms.ts: create and update).
  */
 import { useCallback, useState, type ReactNode } from 'react';
 import { Anchor, Group, Image, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { label, type OrganizationRole } from '../../../../common/enums';
 import { normalizeWebsite, parseDomains, type Organization } from '../../../../common/schemas/organization';
-import type { ZodError } from 'zod';
 import { OrganizationSelect, type OrganizationChoice } from '../../../components/OrganizationSelect';
+import type { SchemaForm } from '../../../lib/forms';
 
 export interface OrganizationFormValues {
   organization_name: string;
@@ -21,9 +22,6 @@ export interface OrganizationFormValues {
   /** One text, as typed: "contoso.example, contoso.de". */
   domains: string;
 }
-
-export type OrganizationField = keyof OrganizationFormValues;
-export type OrganizationFormErrors = Partial<Record<OrganizationField, string>>;
 
 export const formValuesOf = (organization: Organization): OrganizationFormValues => ({
   organization_name: organization.organization_name,
@@ -47,19 +45,12 @@ export function bodyOf(values: OrganizationFormValues) {
   };
 }
 
-/** The first message per field of a failed schema check. */
-export function errorsOf(error: ZodError): OrganizationFormErrors {
-  const errors: OrganizationFormErrors = {};
-  for (const issue of error.issues) errors[issue.path[0] as OrganizationField] ??= issue.message;
-  return errors;
-}
-
 export interface OrganizationFormProps {
-  values: OrganizationFormValues;
-  errors: OrganizationFormErrors;
-  onChange: <F extends OrganizationField>(field: F, value: OrganizationFormValues[F]) => void;
+  form: SchemaForm<OrganizationFormValues>;
   /** The role control: a Customer/Partner select on the new screen, else read-only text. */
   roleSelectable: boolean;
+  /** A role chosen in the select; by default it only sets the role. */
+  onRoleChange?: (role: OrganizationRole) => void;
   /** The parent the form starts with (its name shows before any search); null for none. */
   initialParent: OrganizationChoice | null;
   /** The organization being edited: never its own parent. */
@@ -104,16 +95,16 @@ function LogoPreview({ url }: { url: string }) {
 }
 
 export function OrganizationForm({
-  values,
-  errors,
-  onChange,
+  form,
   roleSelectable,
+  onRoleChange = (role) => form.setFieldValue('organization_role', role),
   initialParent,
   organizationId,
   parentLockedReason,
   readOnly = false,
   children,
 }: OrganizationFormProps) {
+  const { values, errors } = form;
   // The names of the parents shown so far, by id: the form's value is the id alone.
   const [parentNames, setParentNames] = useState<Record<string, string>>(() =>
     initialParent ? { [initialParent.organization_id]: initialParent.organization_name } : {},
@@ -122,7 +113,7 @@ export function OrganizationForm({
   const parent = parentId ? { organization_id: parentId, organization_name: parentNames[parentId] ?? parentId } : null;
   const chooseParent = (organization: Organization) => {
     setParentNames((names) => ({ ...names, [organization.organization_id]: organization.organization_name }));
-    onChange('parent_organization', organization.organization_id);
+    form.setFieldValue('parent_organization', organization.organization_id);
   };
   // SPEC.md §5: a partner or the operator, never a customer, never the organization itself.
   const acceptParent = useCallback(
@@ -130,21 +121,16 @@ export function OrganizationForm({
     [organizationId],
   );
 
-  const text = (field: Exclude<OrganizationField, 'organization_role' | 'parent_organization'>) => ({
-    value: values[field],
-    error: errors[field],
-    readOnly,
-    onChange: (event: { currentTarget: { value: string } }) => onChange(field, event.currentTarget.value),
-  });
+  const text = (field: 'organization_name' | 'website' | 'logo_url' | 'address' | 'domains') => ({ ...form.getInputProps(field), readOnly });
 
   // Tidy on leaving the field, so the person sees what will be saved.
   const tidyWebsite = () => {
     const link = values.website.trim() ? normalizeWebsite(values.website) : null;
-    if (link && link !== values.website) onChange('website', link);
+    if (link && link !== values.website) form.setFieldValue('website', link);
   };
   const tidyDomains = () => {
     const { domains, invalid } = parseDomains(values.domains);
-    if (invalid.length === 0 && domains.join(', ') !== values.domains) onChange('domains', domains.join(', '));
+    if (invalid.length === 0 && domains.join(', ') !== values.domains) form.setFieldValue('domains', domains.join(', '));
   };
 
   return (
@@ -155,11 +141,10 @@ export function OrganizationForm({
           <Select
             label="Role"
             data={ROLE_OPTIONS}
-            value={values.organization_role}
-            onChange={(value) => value && onChange('organization_role', value as OrganizationRole)}
+            {...form.getInputProps('organization_role')}
+            onChange={(value) => value && onRoleChange(value as OrganizationRole)}
             allowDeselect={false}
             description="A customer or a partner."
-            error={errors.organization_role}
             readOnly={readOnly}
             comboboxProps={{ withinPortal: true }}
           />
@@ -181,7 +166,7 @@ export function OrganizationForm({
           disabled={!!parentLockedReason}
           readOnly={readOnly}
           description={parentLockedReason ?? 'A partner or the operator.'}
-          error={errors.parent_organization}
+          error={errors.parent_organization as string | undefined}
           comboboxProps={{ withinPortal: true }}
         />
       </SimpleGrid>

@@ -1,20 +1,19 @@
 /**
- * The Contact tab: the member's contact fields as a form for those allowed member.save, read-only
- * for everyone else (docs/decisions.md "Member save"). The email is how the person is matched at
- * sign-in, so it is never editable.
+ * The Contact tab: the member's contact fields as a form for those allowed member.save, checked
+ * with the API's own schema (lib/forms.ts), read-only for everyone else (docs/decisions.md "Member
+ * save"). The email is how the person is matched at sign-in, so it is never editable: it goes back
+ * unchanged, and a server error about it shows under it.
  */
-import { useState, type FormEvent } from 'react';
 import { Button, DataList, Group, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { memberUpdateSchema, type Member } from '../../../../common/schemas/member';
-import { ApiError } from '../../../lib/api';
+import { applyServerError, useSchemaForm } from '../../../lib/forms';
 import { notifySuccess } from '../../../lib/notifications';
 import { useUpdateMember } from '../api/update-member';
 
 const FIELDS = ['name', 'given_name', 'family_name', 'job_role', 'mobile_phone', 'office_phone', 'address'] as const;
 type Field = (typeof FIELDS)[number];
-type Values = Record<Field, string>;
-type Errors = Partial<Record<Field | 'member_email', string>>;
+type Values = Record<Field | 'member_email', string>;
 
 const LABELS: Record<Field | 'member_email', string> = {
   name: 'Name',
@@ -27,8 +26,10 @@ const LABELS: Record<Field | 'member_email', string> = {
   address: 'Address',
 };
 
-const valuesOf = (member: Member): Values =>
-  Object.fromEntries(FIELDS.map((field) => [field, member[field] ?? ''])) as Values;
+const valuesOf = (member: Member): Values => ({
+  ...(Object.fromEntries(FIELDS.map((field) => [field, member[field] ?? ''])) as Record<Field, string>),
+  member_email: member.member_email,
+});
 
 function ReadOnlyContact({ member }: { member: Member }) {
   const rows: [string, string | null][] = [
@@ -56,51 +57,28 @@ function ReadOnlyContact({ member }: { member: Member }) {
 }
 
 function ContactForm({ member }: { member: Member }) {
-  const [values, setValues] = useState<Values>(() => valuesOf(member));
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useSchemaForm(memberUpdateSchema, valuesOf(member));
   const update = useUpdateMember();
   const saved = valuesOf(member);
-  const dirty = FIELDS.some((field) => values[field] !== saved[field]);
+  const dirty = FIELDS.some((field) => form.values[field] !== saved[field]);
 
-  const input = (field: Field) => ({
-    label: LABELS[field],
-    value: values[field],
-    error: errors[field],
-    onChange: (event: { currentTarget: { value: string } }) => {
-      const value = event.currentTarget.value;
-      setValues((current) => ({ ...current, [field]: value }));
-      setErrors((current) => ({ ...current, [field]: undefined }));
-    },
-  });
+  const input = (field: Field) => ({ label: LABELS[field], ...form.getInputProps(field) });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const body = { ...values, member_email: member.member_email };
-    // The API's own schema: the same messages here as the server would answer.
-    const parsed = memberUpdateSchema.safeParse(body);
-    if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) found[issue.path[0] as Field] ??= issue.message;
-      setErrors(found);
-      return;
-    }
+  const submit = (values: Values) => {
     update.mutate(
-      { organizationId: member.organization_id, memberId: member.member_id, member: parsed.data },
+      { organizationId: member.organization_id, memberId: member.member_id, member: memberUpdateSchema.parse(values) },
       {
         onSuccess: (fresh) => {
-          setValues(valuesOf(fresh));
+          form.setValues(valuesOf(fresh));
           notifySuccess(`Saved ${fresh.name}.`);
         },
-        onError: (error) => {
-          // lib/api.ts has shown the message; also put it beside the field it names.
-          if (error instanceof ApiError && error.field) setErrors({ [error.field]: error.message });
-        },
+        onError: (error) => applyServerError(form, error),
       },
     );
   };
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="md" maw={720}>
         <TextInput {...input('name')} required maxLength={200} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -111,11 +89,10 @@ function ContactForm({ member }: { member: Member }) {
           <TextInput {...input('job_role')} maxLength={200} />
           <TextInput
             label={LABELS.member_email}
-            value={member.member_email}
+            {...form.getInputProps('member_email')}
             readOnly
             variant="filled"
             description="Identifies the member at sign-in; it cannot be changed."
-            error={errors.member_email}
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -128,7 +105,7 @@ function ContactForm({ member }: { member: Member }) {
             Save
           </Button>
           {dirty ? (
-            <Button variant="default" onClick={() => { setValues(saved); setErrors({}); }}>
+            <Button variant="default" onClick={() => form.setValues(saved)}>
               Reset
             </Button>
           ) : null}
