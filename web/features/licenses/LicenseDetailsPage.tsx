@@ -1,16 +1,18 @@
 /**
  * License details (SPEC.md §2 "/licenses/{licenseId}"): heading, badges, fields, the license key
  * once approved, and the actions. While Not approved an approver may correct the fields, and
- * Approve sends them; approved or rejected licenses are read-only. After a 409 the license is
- * fetched again and the form shows the current version.
+ * Approve sends them, checked with the approval's field schemas (lib/forms.ts); a server 400
+ * shows under the field it names. Approved or rejected licenses are read-only. After a 409 the
+ * license is fetched again and the form shows the current version.
  */
-import { useMemo, type FormEvent } from 'react';
+import { useEffect, useMemo, type FormEvent } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { Card, Stack, Text, Title } from '@mantine/core';
-import { licenseApprovalSchema, type License } from '../../../common/schemas/license';
+import type { License } from '../../../common/schemas/license';
 import { licenseStatus, nextLicenseChange } from '../../../common/status';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { applyServerError, useSchemaForm } from '../../lib/forms';
 import { useStatusClock } from '../../lib/status-clock';
 import { licenseDetailsPath } from '../../lib/navigation';
 import { notifySuccess } from '../../lib/notifications';
@@ -21,8 +23,7 @@ import { LicenseBadges } from './components/LicenseBadges';
 import { LicenseFacts } from './components/LicenseFacts';
 import { LicenseFields } from './components/LicenseFields';
 import { LicenseKeyPanel } from './components/LicenseKeyPanel';
-import { draftOf, draftValidUntil, errorsOf, toApproval } from './components/license-draft';
-import { useLicenseDraft } from './components/useLicenseDraft';
+import { approvalDraftSchema, DRAFT_FIELDS, draftOf, draftValidUntil, toApproval } from './components/license-draft';
 
 function LicenseDetails({ license }: { license: License }) {
   // Badges, days left and actions change at valid-from, valid-until and each day while open.
@@ -34,17 +35,17 @@ function LicenseDetails({ license }: { license: License }) {
 
   // The form starts from the license as fetched, and again from each new version of it.
   const initial = useMemo(() => draftOf(license), [license]);
-  const { draft, errors, setErrors, change } = useLicenseDraft(initial);
+  const form = useSchemaForm(approvalDraftSchema, initial);
+  const { setValues } = form;
+  useEffect(() => setValues(initial), [setValues, initial]);
 
-  const approveEdited = () => {
-    const body = toApproval(license, draft);
-    const checked = licenseApprovalSchema.safeParse(body);
-    if (!checked.success) {
-      setErrors(errorsOf(checked.error.issues));
-      return;
-    }
-    approve.mutate(body, { onSuccess: (approved) => notifySuccess(`License ${approved.license_name} approved.`) });
-  };
+  // Approve (a button of the actions, outside the form) checks and sends the draft.
+  const approveEdited = form.onSubmit((draft) =>
+    approve.mutate(toApproval(license, draft), {
+      onSuccess: (approved) => notifySuccess(`License ${approved.license_name} approved.`),
+      onError: (error) => applyServerError(form, error, DRAFT_FIELDS),
+    }),
+  );
   // Enter in a field does not approve: only the button does.
   const ignoreSubmit = (event: FormEvent) => event.preventDefault();
 
@@ -64,7 +65,7 @@ function LicenseDetails({ license }: { license: License }) {
               </Text>
             </div>
             <form id="license-form" onSubmit={ignoreSubmit} noValidate aria-labelledby="license-edit-heading">
-              <LicenseFields draft={draft} errors={errors} disabled={approve.isPending} onChange={change} />
+              <LicenseFields form={form} disabled={approve.isPending} />
             </form>
           </Stack>
         </Card>
@@ -75,7 +76,7 @@ function LicenseDetails({ license }: { license: License }) {
           license={license}
           status={status}
           editing={editing}
-          validUntil={editing ? draftValidUntil(draft) : license.date_valid_until}
+          validUntil={editing ? draftValidUntil(form.values) : license.date_valid_until}
         />
       </Card>
 
@@ -86,7 +87,7 @@ function LicenseDetails({ license }: { license: License }) {
         </Text>
       ) : null}
 
-      <LicenseActions license={license} status={status} onApprove={approveEdited} approving={approve.isPending} />
+      <LicenseActions license={license} status={status} onApprove={() => approveEdited()} approving={approve.isPending} />
     </Page>
   );
 }

@@ -1,23 +1,22 @@
 /**
  * Request a license (SPEC.md §2 "/licenses/new") with the defaults of SPEC.md §5. The form is
- * checked with the API's own schema first; the server's answer (a duplicate name: 409) arrives
- * as a toast from lib/api.ts and the form stays as typed. Afterwards: the new license's details.
+ * checked with the API's own field schemas first (lib/forms.ts); a server 400 shows under the
+ * field it names, a 409 (a duplicate name) as a toast from lib/api.ts, and the form stays as
+ * typed. Afterwards: the new license's details.
  */
-import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert, Button, Card, Group, Stack } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
-import { licenseRequestSchema } from '../../../common/schemas/license';
 import { ButtonLink } from '../../components/Link';
 import { Page } from '../../components/Page';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { useAllowedHere } from '../../lib/actor';
+import { applyServerError, useSchemaForm } from '../../lib/forms';
 import { licenseDetailsPath } from '../../lib/navigation';
 import { notifySuccess } from '../../lib/notifications';
 import { useRequestLicense } from './api/request-license';
 import { LicenseFields } from './components/LicenseFields';
-import { errorsOf, newDraft, toRequest } from './components/license-draft';
-import { useLicenseDraft } from './components/useLicenseDraft';
+import { DRAFT_FIELDS, newDraft, requestDraftSchema, toRequest, type LicenseDraft } from './components/license-draft';
 import { licensesPath } from './paths';
 
 export default function RequestLicensePage() {
@@ -25,25 +24,17 @@ export default function RequestLicensePage() {
   const mayRequest = useAllowedHere('license.request');
   const navigate = useNavigate();
   const request = useRequestLicense();
-  const [initial] = useState(() => newDraft());
-  const { draft, errors, setErrors, change } = useLicenseDraft(initial);
+  const form = useSchemaForm(requestDraftSchema, newDraft());
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const body = toRequest(draft);
-    const checked = licenseRequestSchema.safeParse(body);
-    if (!checked.success) {
-      setErrors(errorsOf(checked.error.issues));
-      return;
-    }
-    setErrors({});
+  const submit = (draft: LicenseDraft) => {
     request.mutate(
-      { organizationId: orgId, request: body },
+      { organizationId: orgId, request: toRequest(draft) },
       {
         onSuccess: (license) => {
           notifySuccess(`License ${license.license_name} requested.`);
           void navigate(licenseDetailsPath(license.organization_id, license.license_id), { replace: true });
         },
+        onError: (error) => applyServerError(form, error, DRAFT_FIELDS),
       },
     );
   };
@@ -56,9 +47,9 @@ export default function RequestLicensePage() {
         </Alert>
       ) : null}
       <Card withBorder padding="lg" maw={760}>
-        <form onSubmit={submit} noValidate aria-label="Request license">
+        <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Request license">
           <Stack gap="lg">
-            <LicenseFields draft={draft} errors={errors} disabled={request.isPending} onChange={change} />
+            <LicenseFields form={form} disabled={request.isPending} />
             <Group justify="flex-end" gap="sm">
               <ButtonLink to={licensesPath(orgId)} variant="default">
                 Cancel

@@ -1,7 +1,7 @@
 /**
  * The editable license fields: License name, Scope, Valid from (a date picker showing
  * 05-MAR-2024), Days valid and Note (SPEC.md §2, §5). The request form and the details page
- * before approval use the same inputs.
+ * before approval use the same inputs, bound to the page's form (lib/forms.ts).
  */
 // The date picker's stylesheet comes with the screens that use it, not with the app's first load.
 import '@mantine/dates/styles.css';
@@ -9,9 +9,10 @@ import { NumberInput, Select, SimpleGrid, Textarea, TextInput } from '@mantine/c
 import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import dayjs from 'dayjs';
-import { LICENSE_SCOPES, label, type LicenseScope } from '../../../../common/enums';
+import { LICENSE_SCOPES, label } from '../../../../common/enums';
 import { formatLastValidDay } from '../../../../common/dates';
-import type { DraftErrors, LicenseDraft } from './license-draft';
+import type { SchemaForm } from '../../../lib/forms';
+import type { LicenseDraft } from './license-draft';
 import { draftValidUntil } from './license-draft';
 
 const SCOPE_OPTIONS = LICENSE_SCOPES.map((scope) => ({ value: scope, label: label(scope) }));
@@ -22,45 +23,40 @@ const formatPicked = ({ date }: { date: unknown }) =>
   typeof date === 'string' || date instanceof Date ? dayjs(date).format(DISPLAY_FORMAT).toUpperCase() : '';
 
 export interface LicenseFieldsProps {
-  draft: LicenseDraft;
-  errors?: DraftErrors;
+  form: SchemaForm<LicenseDraft>;
   disabled?: boolean;
-  onChange: (patch: Partial<LicenseDraft>) => void;
 }
 
-export function LicenseFields({ draft, errors = {}, disabled, onChange }: LicenseFieldsProps) {
-  const until = draftValidUntil(draft);
+export function LicenseFields({ form, disabled }: LicenseFieldsProps) {
+  const until = draftValidUntil(form.values);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
       <TextInput
         label="License name"
         required
         maxLength={200}
-        value={draft.license_name}
-        error={errors.license_name}
+        {...form.getInputProps('license_name')}
         disabled={disabled}
-        onChange={(event) => onChange({ license_name: event.currentTarget.value })}
       />
       <Select
         label="Scope"
         data={SCOPE_OPTIONS}
-        value={draft.license_scope}
+        {...form.getInputProps('license_scope')}
         allowDeselect={false}
-        error={errors.license_scope}
         disabled={disabled}
-        onChange={(value) => value && onChange({ license_scope: value as LicenseScope })}
       />
       <DatePickerInput
         label="Valid from"
         valueFormat={DISPLAY_FORMAT}
         valueFormatter={formatPicked}
         leftSection={<IconCalendar size={16} aria-hidden />}
-        value={draft.valid_from || null}
-        error={errors.valid_from}
+        {...form.getInputProps('valid_from')}
+        // The draft keeps '' for no day; the picker wants null.
+        value={form.values.valid_from || null}
+        onChange={(value) => form.setFieldValue('valid_from', value ?? '')}
         disabled={disabled}
         minDate="2000-01-01"
         maxDate="9000-12-31"
-        onChange={(value) => onChange({ valid_from: value ?? '' })}
         popoverProps={{ withinPortal: true }}
       />
       <NumberInput
@@ -71,10 +67,9 @@ export function LicenseFields({ draft, errors = {}, disabled, onChange }: Licens
         allowDecimal={false}
         allowNegative={false}
         clampBehavior="strict"
-        value={draft.days_valid}
-        error={errors.days_valid}
+        {...form.getInputProps('days_valid')}
         disabled={disabled}
-        onChange={(value) => onChange({ days_valid: typeof value === 'number' ? value : value === '' ? '' : Number(value) })}
+        onChange={(value) => form.setFieldValue('days_valid', typeof value === 'number' ? value : value === '' ? '' : Number(value))}
       />
       <Textarea
         label="Note"
@@ -83,10 +78,8 @@ export function LicenseFields({ draft, errors = {}, disabled, onChange }: Licens
         minRows={3}
         maxRows={10}
         maxLength={2000}
-        value={draft.note}
-        error={errors.note}
+        {...form.getInputProps('note')}
         disabled={disabled}
-        onChange={(event) => onChange({ note: event.currentTarget.value })}
         style={{ gridColumn: '1 / -1' }}
       />
     </SimpleGrid>

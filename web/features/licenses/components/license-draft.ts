@@ -2,12 +2,16 @@
  * The editable fields of a license as a form holds them (SPEC.md §2 "/licenses/new" and the
  * details before approval), and their conversion to what the API takes. Valid-from is a calendar
  * day (YYYY-MM-DD, the date picker's value) sent as the instant of the viewer's local midnight
- * (docs/decisions.md "Licenses").
+ * (docs/decisions.md "Licenses"). The draft is checked with the body's own field schemas
+ * (draftSchemaOf, lib/forms.ts).
  */
+import { z } from 'zod';
 import type { LicenseScope } from '../../../../common/enums';
-import type { License, LicenseRequest } from '../../../../common/schemas/license';
+import { licenseApprovalSchema, licenseRequestSchema, type License, type LicenseRequest } from '../../../../common/schemas/license';
 import { formatMachineDate, parseMachineDate } from '../../../../common/dates';
 import { licenseValidUntil } from '../../../../common/status';
+import type { FieldAliases } from '../../../lib/form-errors';
+import { numberInput } from '../../../lib/forms';
 
 export interface LicenseDraft {
   license_name: string;
@@ -18,8 +22,6 @@ export interface LicenseDraft {
   days_valid: number | '';
   note: string;
 }
-
-export type DraftErrors = Partial<Record<keyof LicenseDraft, string>>;
 
 /** SPEC.md §5: scope EVALUATION, valid from today, 20 days. */
 export const DEFAULT_DAYS_VALID = 20;
@@ -54,7 +56,7 @@ export function toRequest(draft: LicenseDraft): LicenseRequest {
     license_name: draft.license_name,
     license_scope: draft.license_scope,
     date_valid_from: validFromInstant(draft.valid_from) ?? draft.valid_from,
-    // NaN fails the schema's "whole number" check with its own message.
+    // Never sent: an empty box fails the draft's check first (and NaN the schema's).
     days_valid: draft.days_valid === '' ? Number.NaN : draft.days_valid,
     note: draft.note.trim() ? draft.note : null,
   };
@@ -78,22 +80,24 @@ export function toApproval(license: License, draft: LicenseDraft): License {
   };
 }
 
-const FIELDS: Record<string, keyof LicenseDraft> = {
-  license_name: 'license_name',
-  license_scope: 'license_scope',
-  date_valid_from: 'valid_from',
-  days_valid: 'days_valid',
-  note: 'note',
-};
-
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith('.') ? '' : '.');
-
-/** The schema's issues as one message per form field. */
-export function errorsOf(issues: readonly { path: PropertyKey[]; message: string }[]): DraftErrors {
-  const errors: DraftErrors = {};
-  for (const issue of issues) {
-    const field = FIELDS[String(issue.path[0])];
-    if (field && !errors[field]) errors[field] = sentence(issue.message);
-  }
-  return errors;
+/**
+ * The draft's schema, made of the field schemas of the body it becomes (the request, or the
+ * approval): the same rules and messages as the server's. The picked day (YYYY-MM-DD) is an ISO
+ * date the body's instant schema reads as well; an empty Days valid box is refused, not defaulted.
+ */
+function draftSchemaOf(body: typeof licenseRequestSchema | typeof licenseApprovalSchema) {
+  const fields = body.in.shape;
+  return z.object({
+    license_name: fields.license_name,
+    license_scope: fields.license_scope,
+    valid_from: fields.date_valid_from,
+    days_valid: numberInput(fields.days_valid, { required: true }),
+    note: fields.note,
+  });
 }
+
+export const requestDraftSchema = draftSchemaOf(licenseRequestSchema);
+export const approvalDraftSchema = draftSchemaOf(licenseApprovalSchema);
+
+/** The body's names the draft calls otherwise, for a server 400's `field`. */
+export const DRAFT_FIELDS: FieldAliases = { date_valid_from: 'valid_from' };
