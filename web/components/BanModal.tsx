@@ -1,9 +1,12 @@
 /**
  * Ban with a note (SPEC.md §4 "Members and organizations can be banned (with a note)"): the
- * note is optional, at most 1000 characters, and shown beside the Banned badge afterwards.
+ * note is optional, at most 1000 characters, and shown beside the Banned badge afterwards. It is
+ * checked with the API's own schema of the ban's query (lib/forms.ts); when `onBan` returns the
+ * call's promise, a server 400 about the note shows under it.
  */
-import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { banQuery } from '../../common/schemas/organization';
+import { applyServerError, useSchemaForm } from '../lib/forms';
 
 const BAN_NOTE_MAX = 1000;
 
@@ -15,30 +18,32 @@ export interface BanModalProps {
   /** What the ban does, in a sentence. */
   description: string;
   pending?: boolean;
-  onBan: (note: string) => void;
+  onBan: (note: string) => void | Promise<unknown>;
 }
 
 export function BanModal({ opened, onClose, title, description, pending, onBan }: BanModalProps) {
-  const [note, setNote] = useState('');
+  const form = useSchemaForm(banQuery, { note: '' });
   const close = () => {
-    setNote('');
+    form.reset();
     onClose();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onBan(note.trim());
+  const submit = async ({ note }: { note: string }) => {
+    try {
+      await onBan(note.trim());
+    } catch (error) {
+      applyServerError(form, error);
+    }
   };
 
   return (
     <Modal opened={opened} onClose={close} title={title} centered closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form onSubmit={submit}>
+      <form onSubmit={form.onSubmit(submit)}>
         <Stack gap="md">
           <Text size="sm">{description}</Text>
           <Textarea
             label="Note"
             description="Why the ban? Shown with the Banned badge and written to the journal."
-            value={note}
-            onChange={(event) => setNote(event.currentTarget.value)}
+            {...form.getInputProps('note')}
             maxLength={BAN_NOTE_MAX}
             autosize
             minRows={3}

@@ -2,20 +2,29 @@
  * Admin: Provide Secret (SPEC.md §2, DECISIONS.md "Master secret"): a banner saying whether the
  * portal holds the master secret, and the form that provides it (operator DEVOPS). The keys that
  * sign license keys and API tokens are derived from it; it is held in memory only, so after a
- * restart it must be provided again.
+ * restart it must be provided again. A refusal (too short, not the secret provided before) shows
+ * under the field (lib/forms.ts).
  */
-import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconKey, IconShieldCheck } from '@tabler/icons-react';
+import { z } from 'zod';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { applyServerError, useSchemaForm } from '../../lib/forms';
 import { notifySuccess } from '../../lib/notifications';
 import { useProvideMasterSecret } from './secret/api/provide-master-secret';
 import { useAdminState } from './token/api/get-admin-state';
 
-/** DECISIONS.md "Master secret": 16–1024 characters after surrounding whitespace is dropped. */
+/**
+ * DECISIONS.md "Master secret": 16–1024 characters after surrounding whitespace is dropped. The
+ * body is the secret as text (no schema in common/schemas: the server checks it in its service,
+ * and answers a 400 with field `secret`), so the form has this one schema of its own.
+ */
 const MIN_LENGTH = 16;
 const MAX_LENGTH = 1024;
+const valuesSchema = z.object({
+  secret: z.string().trim().min(MIN_LENGTH, `at least ${MIN_LENGTH} characters`).max(MAX_LENGTH, `at most ${MAX_LENGTH} characters`),
+});
 
 function Banner({ provided }: { provided: boolean }) {
   return provided ? (
@@ -32,18 +41,18 @@ function Banner({ provided }: { provided: boolean }) {
 export default function ProvideSecretPage() {
   const state = useAdminState();
   const provide = useProvideMasterSecret();
-  const [secret, setSecret] = useState('');
+  const form = useSchemaForm(valuesSchema, { secret: '' });
   const provided = state.data?.secret_provided ?? false;
-  const length = secret.trim().length;
+  const length = form.values.secret.trim().length;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (provided || length < MIN_LENGTH) return;
+  const submit = ({ secret }: { secret: string }) => {
+    if (provided) return;
     provide.mutate(secret, {
       onSuccess: () => {
-        setSecret('');
+        form.reset();
         notifySuccess('successful set');
       },
+      onError: (error) => applyServerError(form, error),
     });
   };
 
@@ -51,7 +60,7 @@ export default function ProvideSecretPage() {
     <Page title="Provide Secret" documentTitle="Provide Secret · Admin">
       {state.isPending ? <Loading /> : state.data ? <Banner provided={provided} /> : <Text>The state of the secret could not be loaded.</Text>}
       <Card withBorder padding="lg" maw={640}>
-        <form onSubmit={submit}>
+        <form onSubmit={form.onSubmit(submit)}>
           <Stack gap="md">
             <Text size="sm" c="dimmed">
               The master secret signs license keys and API tokens. The portal keeps only a verifier of it and the secret itself in
@@ -62,9 +71,8 @@ export default function ProvideSecretPage() {
               description={length > 0 && length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters (${length} so far).` : `At least ${MIN_LENGTH} characters.`}
               autoComplete="off"
               maxLength={MAX_LENGTH}
-              value={secret}
+              {...form.getInputProps('secret')}
               disabled={provided || provide.isPending}
-              onChange={(event) => setSecret(event.currentTarget.value)}
             />
             <Group justify="flex-end">
               <Button

@@ -1,11 +1,13 @@
 /**
  * Admin: New Token (SPEC.md §2, §5): an API token for the download gateway. Expiry 1–730 days
  * (default 365), a user principal name, and the one group piston_export. The token is shown once.
+ * Checked with the API's own field schemas (lib/forms.ts); a server 400 shows under its field.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Group, Select, Slider, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
+import { z } from 'zod';
 import { SCREENS } from '../../../../common/policy';
 import { formatDate, DAY } from '../../../../common/dates';
 import { TOKEN_GROUPS, tokenRequestSchema, type TokenRequest } from '../../../../common/schemas/token';
@@ -13,6 +15,7 @@ import { AnchorLink } from '../../../components/Link';
 import { Page } from '../../../components/Page';
 import { useActor } from '../../../lib/actor';
 import { ApiError } from '../../../lib/api';
+import { applyServerError, useSchemaForm } from '../../../lib/forms';
 import { adminPath } from '../screens';
 import { adminStateQueryOptions, useAdminState } from './api/get-admin-state';
 import { useCreateToken } from './api/create-token';
@@ -28,7 +31,16 @@ const MARKS = [
   { value: 730, label: '730' },
 ];
 
-type Errors = Partial<Record<keyof TokenRequest, string>>;
+/** The form has one group (a select) where the body has a list of them. */
+interface Values {
+  expires_in: number;
+  upn: string;
+  group: TokenRequest['groups'][number];
+}
+const fields = tokenRequestSchema.in.shape;
+const valuesSchema = z.object({ expires_in: fields.expires_in, upn: fields.upn, group: fields.groups.element });
+/** A server 400 about `groups` (or `groups.0`) is about the select. */
+const SERVER_FIELDS = { groups: 'group' };
 
 const daysText = (days: number) => (days === 1 ? '1 day' : `${days} days`);
 
@@ -55,31 +67,21 @@ function SecretBanner() {
 }
 
 export default function NewTokenPage() {
-  const [days, setDays] = useState(DEFAULT_DAYS);
-  const [upn, setUpn] = useState('');
-  const [group, setGroup] = useState<string>(TOKEN_GROUPS[0]);
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useSchemaForm<Values>(valuesSchema, { expires_in: DEFAULT_DAYS, upn: '', group: TOKEN_GROUPS[0] });
   const [created, setCreated] = useState<{ token: string; request: TokenRequest; at: number } | null>(null);
   const create = useCreateToken();
   const queryClient = useQueryClient();
+  const days = form.values.expires_in;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = tokenRequestSchema.safeParse({ expires_in: days, upn, groups: [group] });
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0]) as keyof TokenRequest] ??= issue.message;
-      setErrors(next);
-      return;
-    }
+  const submit = ({ group, ...values }: Values) => {
+    const request = tokenRequestSchema.parse({ ...values, groups: [group] });
     setCreated(null);
-    create.mutate(parsed.data, {
-      onSuccess: (token) => setCreated({ token: token.trim(), request: parsed.data, at: Date.now() }),
+    create.mutate(request, {
+      onSuccess: (token) => setCreated({ token: token.trim(), request, at: Date.now() }),
       onError: (error) => {
         // 503: the secret went missing (a restart); the banner says so again.
         if (error instanceof ApiError && error.status === 503) void queryClient.invalidateQueries({ queryKey: adminStateQueryOptions().queryKey });
-        const field = error instanceof ApiError ? error.field : undefined;
-        if (field === 'upn' || field === 'expires_in' || field === 'groups') setErrors({ [field]: error.message });
+        applyServerError(form, error, SERVER_FIELDS);
       },
     });
   };
@@ -87,7 +89,7 @@ export default function NewTokenPage() {
   return (
     <Page title="New Token" documentTitle="New Token · Admin" subtitle="An API token for the download gateway (piston).">
       <SecretBanner />
-      <form onSubmit={submit} noValidate aria-label="New token">
+      <form onSubmit={form.onSubmit(submit)} noValidate aria-label="New token">
         <Stack gap="lg" maw={560}>
           <Stack gap={6}>
             <Group justify="space-between" gap="xs">
@@ -101,8 +103,7 @@ export default function NewTokenPage() {
             <Slider
               min={MIN_DAYS}
               max={MAX_DAYS}
-              value={days}
-              onChange={setDays}
+              {...form.getInputProps('expires_in', { withError: false })}
               marks={MARKS}
               thumbLabel="Expires in (days)"
               thumbValueText={(value) => daysText(value)}
@@ -110,9 +111,9 @@ export default function NewTokenPage() {
               mb="lg"
               mx="xs"
             />
-            {errors.expires_in ? (
+            {form.errors.expires_in ? (
               <Text size="sm" c="var(--mantine-color-error)">
-                {errors.expires_in}
+                {form.errors.expires_in}
               </Text>
             ) : null}
           </Stack>
@@ -120,12 +121,7 @@ export default function NewTokenPage() {
             label="User principal name (upn)"
             description="Who or what uses the token, e.g. piston@gateway.example"
             required
-            value={upn}
-            onChange={(event) => {
-              setUpn(event.currentTarget.value);
-              setErrors((current) => ({ ...current, upn: undefined }));
-            }}
-            error={errors.upn}
+            {...form.getInputProps('upn')}
             maxLength={200}
             autoComplete="off"
             spellCheck={false}
@@ -133,10 +129,8 @@ export default function NewTokenPage() {
           <Select
             label="Group"
             data={[...TOKEN_GROUPS]}
-            value={group}
-            onChange={(value) => value && setGroup(value)}
+            {...form.getInputProps('group')}
             allowDeselect={false}
-            error={errors.groups}
           />
           <Group>
             <Button type="submit" leftSection={<IconKey size={16} aria-hidden />} loading={create.isPending}>
