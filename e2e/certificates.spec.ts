@@ -220,7 +220,7 @@ test.describe('the certificate list', () => {
     await expectRows(page, ['gw-munich']);
   });
 
-  test('an upload that is no certificate shows the server message and stores nothing', async ({ page, browserProblems }) => {
+  test('an upload that is no certificate shows the server message under the field and stores nothing', async ({ page, browserProblems }) => {
     browserProblems.expectRefusal(400, /^\/api\/organizations\/[^/]+\/certificates$/);
     await signInToCertificates(page, 'issuer@contoso.example');
     const list = page.url();
@@ -229,7 +229,14 @@ test.describe('the certificate list', () => {
     await page.getByLabel('Description', { exact: true }).fill(marker);
     await page.getByLabel('Certificate', { exact: true }).fill('this is not a certificate');
     await page.getByRole('button', { name: 'Upload certificate' }).click();
-    await expect(toast(page, /PEM form/)).toBeVisible();
+    // The server's 400 names the field: its message shows under it, focused, and not as a toast too.
+    const certificate = page.getByLabel('Certificate', { exact: true });
+    await expect(certificate).toHaveAttribute('aria-invalid', 'true');
+    await expect(certificate).toHaveAccessibleDescription(/PEM form/);
+    await expect(certificate).toBeFocused();
+    await expect(toast(page, /PEM form/)).toHaveCount(0);
+    await expect(page.getByLabel('Description', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
+    await expectAccessible(page);
     await expect(page).toHaveURL(/\/certificates\/upload$/);
     await expect(page.getByLabel('Certificate', { exact: true })).toHaveValue('this is not a certificate');
     await expect(page.getByLabel('Description', { exact: true })).toHaveValue(marker);

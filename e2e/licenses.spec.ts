@@ -76,6 +76,19 @@ test('an issuer requests a license with the defaults of SPEC.md §5', async ({ p
   await expect(page.getByRole('button', { name: 'Valid from' })).toHaveText(formatDate(new Date()));
   await expectAccessible(page);
 
+  // Without a name, and with the days emptied, the request is not sent: each message under its field.
+  await page.getByLabel('Days valid').fill('');
+  await page.getByRole('button', { name: 'Request license' }).click();
+  const licenseName = page.getByLabel('License name');
+  await expect(licenseName).toHaveAttribute('aria-invalid', 'true');
+  await expect(licenseName).toHaveAccessibleDescription(/a name is required/i);
+  await expect(licenseName).toBeFocused();
+  await expect(page.getByLabel('Days valid')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Days valid')).toHaveAccessibleDescription(/is required/i);
+  await expect(heading(page, 'Request license')).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel('Days valid').fill('20');
+
   await page.getByLabel('License name').fill(name);
   await page.getByRole('combobox', { name: 'Scope' }).click();
   await page.getByRole('option', { name: 'Lab' }).click();

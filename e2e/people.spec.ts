@@ -78,7 +78,8 @@ test.describe('members, roles, organizations and the journal', () => {
     await page.getByLabel('Job role').fill('Network engineer');
     await page.getByLabel('Mobile phone').fill('call me');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('digits, spaces, + ( ) . / - and an optional extension')).toBeVisible();
+    await expect(page.getByLabel('Mobile phone')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Mobile phone')).toHaveAccessibleDescription(/digits, spaces, \+ \( \) \. \/ - and an optional extension/i);
     await page.getByLabel('Mobile phone').fill('+49 170 1234567');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Saved Max Member.')).toBeVisible();
@@ -273,7 +274,24 @@ test.describe('members, roles, organizations and the journal', () => {
     await chooseOption(page, 'Role', 'Customer');
     await expect(parent).toBeEnabled();
 
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    // Bad input is not sent: each message under its field, the first (Name) focused.
+    const nameInput = page.getByRole('textbox', { name: 'Name', exact: true });
+    await page.getByLabel('Logo URL').fill('http://logo.example/logo.png');
+    await page.getByLabel('Trusted domains').fill('not_a_domain');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await expect(nameInput).toHaveAttribute('aria-invalid', 'true');
+    await expect(nameInput).toHaveAccessibleDescription(/required/i);
+    await expect(nameInput).toBeFocused();
+    await expect(page.getByLabel('Logo URL')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Logo URL')).toHaveAccessibleDescription(/an https:\/\/ URL or empty/i);
+    await expect(page.getByLabel('Trusted domains')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Trusted domains')).toHaveAccessibleDescription(/not a domain name: not_a_domain/i);
+    await expect(heading(page, 'New organization')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByLabel('Logo URL').fill('');
+    await expect(page.getByLabel('Logo URL')).not.toHaveAttribute('aria-invalid', 'true');
+
+    await nameInput.fill(name);
     await page.getByLabel('Website').fill(`www.${domain}`);
     await page.getByLabel('Trusted domains').fill(`@${domain.toUpperCase()}`);
     await page.getByLabel('Address').click();

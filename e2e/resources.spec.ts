@@ -124,10 +124,23 @@ test.describe('resources and the download gateway', () => {
     await expectAccessible(page);
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(resourceName);
     await page.getByLabel('Path pattern').fill('packages/no-slash');
-    await page.getByLabel('Location').fill(`/srv/e2e/${stamp}`);
+    await page.getByLabel('Location').fill('../x');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
-    await expect(page.getByText(/must be an absolute path pattern/)).toBeVisible();
+    // Each message under its field (the input's description), the first of them focused; nothing sent.
+    const pattern = page.getByLabel('Path pattern');
+    const location = page.getByLabel('Location');
+    await expect(pattern).toHaveAttribute('aria-invalid', 'true');
+    await expect(pattern).toHaveAccessibleDescription(/must be an absolute path pattern/i);
+    await expect(location).toHaveAttribute('aria-invalid', 'true');
+    await expect(location).toHaveAccessibleDescription(/must be an absolute server path/i);
+    await expect(pattern).toBeFocused();
+    await expect(page).toHaveURL(/\/admin\/resources\/new$/);
+    await expectAccessible(page);
     await shoot(page, 'new-resource');
+    // A change takes its field's message away.
+    await location.fill(`/srv/e2e/${stamp}`);
+    await expect(location).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(location).not.toHaveAccessibleDescription(/must be/i);
     await page.getByLabel('Path pattern').fill(pathPattern);
     await page.getByRole('combobox', { name: 'Type' }).click();
     await page.getByRole('option', { name: 'Static content' }).click();
