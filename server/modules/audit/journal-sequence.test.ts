@@ -18,8 +18,7 @@ const record = (organization_id: string | null, i: number) => ({
 
 describe.each(dialects)('journal numbering on %s', (dialect) => {
   let database: TestDatabase;
-  const a = randomUUID();
-  const b = randomUUID();
+  // Each test numbers organizations of its own: numbers count per organization, so no test sees another's records.
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
   });
@@ -32,6 +31,8 @@ describe.each(dialects)('journal numbering on %s', (dialect) => {
 
   it('numbers the records already there when the migration runs, then every new one', async () => {
     const { db } = database;
+    const a = randomUUID();
+    const b = randomUUID();
     expect((await migrator(db).migrateTo('20261123_0004_access_epoch')).error).toBeUndefined();
     // Interleaved writes of two organizations and one without.
     await db.insertInto('audit_records').values(Array.from({ length: 30 }, (_, i) => record(i % 3 === 0 ? a : i % 3 === 1 ? b : null, i))).execute();
@@ -46,7 +47,10 @@ describe.each(dialects)('journal numbering on %s', (dialect) => {
 
   it('gives concurrent writers consecutive numbers, each in its own transaction', async () => {
     const { db } = database;
+    const b = randomUUID();
+    await db.insertInto('audit_records').values(Array.from({ length: 5 }, (_, i) => record(b, i))).execute();
     const before = await total(b);
+    expect(before).toBe(5);
     await Promise.all(Array.from({ length: 20 }, (_, i) =>
       db.transaction().execute((tx) => audit(tx, { reason: 'ROLE_ASSIGNED', message: `concurrent ${i}`, organization_id: b, member_email: null, now: new Date() })),
     ));
@@ -57,7 +61,12 @@ describe.each(dialects)('journal numbering on %s', (dialect) => {
 
   it('finds every page by key exactly as OFFSET walks to it', async () => {
     const { db } = database;
+    // Twelve records, between records of another organization and of none.
+    const a = randomUUID();
+    const other = randomUUID();
+    await db.insertInto('audit_records').values(Array.from({ length: 36 }, (_, i) => record(i % 3 === 0 ? a : i % 3 === 1 ? other : null, i))).execute();
     const walked = (await db.selectFrom('audit_records').select('record_id').where('organization_id', '=', a).orderBy('record_id', 'desc').execute()).map((r) => Number(r.record_id));
+    expect(walked).toHaveLength(12);
     for (const [offset, limit] of [[0, 5], [3, 4], [10, 5], [11, 100], [12, 1], [40, 10]]) {
       const page = await listAuditRecords(db, a, { offset, limit });
       expect(page.rows.map((r) => r.record_id), `offset ${offset} limit ${limit}`).toEqual(walked.slice(offset, offset + limit));
