@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
+import { factories } from '../../../test/support/factories';
 import { makeCertificate } from '../../../scripts/make-certificate';
 import { CertsArchive } from './archive';
 import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
@@ -29,7 +30,13 @@ function tarFiles(tar: Buffer): Map<string, string> {
 }
 
 describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /** A partner and its customer of their own: one test renames the partner, and certificates land in both. */
+  const organizations = async () => {
+    const partner = await make.organization({ role: 'PARTNER' });
+    return { partner, customer: await make.organization({ parent: partner }) };
+  };
 
   async function upload(organizationId: string, cn: string, approve: boolean) {
     const notBefore = new Date(t.clock.now().getTime() - 86_400_000);
@@ -46,14 +53,16 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
   }
 
   it('gives the bytes of a build from nothing after every change, and reads as one tar with the whole manifest', async () => {
+    const { partner, customer } = await organizations();
     const kept = new CertsArchive(t.db);
     await kept.build(t.clock.now());
-    const waiting = await upload(t.org.contoso, 'pieces-1.contoso.example', false);
-    await upload(t.org.northwind, 'pieces-2.northwind.example', true);
+    const waiting = await upload(customer.id, `pieces-1-${customer.id}.contoso.example`, false);
+    await upload(partner.id, `pieces-2-${partner.id}.northwind.example`, true);
+    const renamed = `${partner.name} Renamed`;
     const changes = [
       () => t.db.updateTable('certificates').set({ date_approved: t.clock.now().toISOString() }).where('distinguished_name', '=', waiting).execute(),
       () => t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).where('distinguished_name', '=', waiting).execute(),
-      () => t.db.updateTable('organizations').set({ organization_name: 'Northwind Renamed' }).where('organization_id', '=', t.org.northwind).execute(),
+      () => t.db.updateTable('organizations').set({ organization_name: renamed }).where('organization_id', '=', partner.id).execute(),
     ];
     for (const change of [async () => {}, ...changes]) {
       await change();
@@ -67,11 +76,12 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
       expect([...files.keys()]).toEqual(['manifest.json', ...incremental.files!.map((f) => f.file)]);
     }
     const last = await kept.build(t.clock.now(), true);
-    expect(last.files!.map((f) => f.organization_name)).toContain('Northwind Renamed');
+    expect(last.files!.map((f) => f.organization_name)).toContain(renamed);
     expect(last.files!.map((f) => f.distinguished_name)).not.toContain(waiting);
   });
 
   it('cuts a large organization into runs and, after each change or window passing, gives the bytes of a build from nothing', async () => {
+    const { partner } = await organizations();
     const { pem } = await makeCertificate({ subject: 'CN=runs,O=Pieces', notBefore: new Date(t.clock.now().getTime() - 86_400_000), notAfter: new Date(t.clock.now().getTime() + 86_400_000) });
     const day = 86_400_000;
     const start = t.clock.now().getTime();
@@ -79,10 +89,10 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
     for (let batch = 0; batch < 12; batch++) {
       await t.db.insertInto('certificates').values(Array.from({ length: 100 }, (_, j) => {
         const i = batch * 100 + j;
-        const dn = `CN=run-${String(i).padStart(4, '0')}.northwind.example,O=Runs`;
+        const dn = `CN=run-${String(i).padStart(4, '0')}.northwind.example,O=Runs ${partner.id}`;
         dns.push(dn);
         return {
-          distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: t.org.northwind, owner_member_id: null, description: dn,
+          distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: partner.id, owner_member_id: null, description: dn,
           certificate_pem: pem, serial_number: `run-${i}`, signature: 'x', signature_algorithm: 'x', version: 3,
           // Windows close on different days, some open later: time alone changes the selection.
           date_not_before: new Date(start - day + (i % 50 === 7 ? 3 * day : 0)).toISOString(),
@@ -92,12 +102,11 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
         };
       })).execute();
     }
-    const name = (await t.db.selectFrom('organizations').select('organization_name').where('organization_id', '=', t.org.northwind).executeTakeFirstOrThrow()).organization_name;
     const kept = new CertsArchive(t.db);
     const first = await kept.build(t.clock.now(), true);
     // More than one run in the organization: its pieces are cut where the DNs say.
-    expect(first.files!.filter((f) => f.organization_id === t.org.northwind).length).toBeGreaterThan(900);
-    expect(kept.keptState().organizations.find(([id]) => id === t.org.northwind)![5].length).toBeGreaterThan(1);
+    expect(first.files!.filter((f) => f.organization_id === partner.id).length).toBeGreaterThan(900);
+    expect(kept.keptState().organizations.find(([id]) => id === partner.id)![5].length).toBeGreaterThan(1);
     const changes = [
       () => t.db.updateTable('certificates').set({ date_approved: t.clock.now().toISOString() }).where('distinguished_name', '=', dns[603]).execute(),
       () => t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).where('distinguished_name', '=', dns[420]).execute(),
@@ -106,7 +115,7 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
       async () => t.clock.set(new Date(start + 1.5 * day)), // windows closed
       async () => t.clock.set(new Date(start + 2.5 * day)), // more closed, some opened
       async () => t.clock.set(new Date(start + 0.5 * day)), // the clock set back
-      () => t.db.updateTable('organizations').set({ organization_name: 'Northwind Runs' }).where('organization_id', '=', t.org.northwind).execute(),
+      () => t.db.updateTable('organizations').set({ organization_name: `${partner.name} Runs` }).where('organization_id', '=', partner.id).execute(),
     ];
     try {
       for (const [index, change] of changes.entries()) {
@@ -130,24 +139,36 @@ describe.each(dialects)('certificate archive in pieces on %s', (dialect) => {
         expect((await restored.build(t.clock.now())).archive.etag).toBe(fromNothing.archive.etag);
       }
     } finally {
-      t.clock.set(new Date(start));
+      // The 1,200 rows would weigh on every later build of this database.
       await t.db.deleteFrom('certificates').where('distinguished_name', 'in', dns).execute();
-      await t.db.updateTable('organizations').set({ organization_name: name }).where('organization_id', '=', t.org.northwind).execute();
     }
   });
 
   it('writes an empty manifest when nothing is trusted', async () => {
-    await t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).execute();
-    const { archive, files } = await new CertsArchive(t.db).build(t.clock.now(), true);
-    expect(files).toEqual([]);
-    expect([...tarFiles(gunzipSync(archive.body))]).toEqual([['manifest.json', `${JSON.stringify({ format: 1, certificates: [] }, null, 2)}\n`]]);
+    // Something trusted first, then every certificate of the database revoked for the build, and put back after.
+    const { customer } = await organizations();
+    await upload(customer.id, `trusted-${customer.id}.contoso.example`, true);
+    expect((await new CertsArchive(t.db).build(t.clock.now(), true)).files!.length).toBeGreaterThan(0);
+    const unrevoked = (await t.db.selectFrom('certificates').select('distinguished_name').where('date_revoked', 'is', null).execute()).map((r) => r.distinguished_name);
+    await t.db.updateTable('certificates').set({ date_revoked: t.clock.now().toISOString() }).where('distinguished_name', 'in', unrevoked).execute();
+    try {
+      const { archive, files } = await new CertsArchive(t.db).build(t.clock.now(), true);
+      expect(files).toEqual([]);
+      expect([...tarFiles(gunzipSync(archive.body))]).toEqual([['manifest.json', `${JSON.stringify({ format: 1, certificates: [] }, null, 2)}\n`]]);
+    } finally {
+      await t.db.updateTable('certificates').set({ date_revoked: null }).where('distinguished_name', 'in', unrevoked).execute();
+    }
   });
 
   it('gives the same archive from the worker (or the process) as from the builder itself', async () => {
+    const { partner, customer } = await organizations();
+    await upload(customer.id, `worker-1-${customer.id}.contoso.example`, true);
+    await upload(partner.id, `worker-2-${partner.id}.northwind.example`, true);
     const direct = await new CertsArchive(t.db).build(t.clock.now(), true);
     const built = await buildCertsArchive(t.db, t.clock.now(), true);
     expect(built.archive.etag).toBe(direct.archive.etag);
     expect(built.files).toEqual(direct.files);
+    expect(direct.files!.length).toBeGreaterThanOrEqual(2);
     expect(built.until).toBe(direct.until);
     await closeArchiveBuilder(t.db);
   });
