@@ -3,18 +3,18 @@
  * (issue 9, "Export round trip"). The parser is HashiCorp's Go HCL2 (hclsyntax) compiled to wasm,
  * wrapped by hcl2json (@cdktf/hcl2json).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp, type TestApp } from '../../../test/support/test-app';
+import { factories } from '../../../test/support/factories';
 import { isAbsoluteLocation } from '../../../common/schemas/resource';
 import { isPlainText } from '../../../common/schemas/text';
 import { hclString } from './exports';
 
 const dialects = await testDialects();
-const DEVOPS = 'devops@operator.example';
 
 /**
  * hcl2json answers in HCL's JSON syntax, where every string is itself a template: it writes a
@@ -96,7 +96,13 @@ describe('hclString', () => {
 });
 
 describe.each(dialects)('routes.hcl round trip on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /** The operator's DevOps, who stores resources and pulls routes.hcl. */
+  let DEVOPS: string;
+  beforeAll(async () => {
+    DEVOPS = (await make.member(await make.organization({ role: 'OPERATOR' }), { role: 'DEVOPS', scope: 'COOPERATION' })).email;
+  });
 
   async function readBack(t: TestApp) {
     const res = await t.call(DEVOPS, { method: 'GET', url: '/api/piston/routes.hcl' });
