@@ -2,9 +2,10 @@
  * The day a renewal starts on (docs/decisions.md "Licenses"): the requester's day when the call
  * names it (`?today=`, the instant their day started), else the UTC day, as before.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
+import { factories, type Org, type Person } from '../../../test/support/factories';
 import type { License } from '../../../common/schemas/license';
 import { startOfUtcDay } from '../../../common/status';
 import { renewalStart } from './service';
@@ -12,8 +13,6 @@ import { renewalStart } from './service';
 const dialects = await testDialects();
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const ISSUER_C = 'issuer@contoso.example';
-const SUPERVISOR = 'supervisor@operator.example';
 
 describe('renewalStart', () => {
   const now = new Date('2026-03-16T03:30:00.000Z'); // 15-MAR 23:30 in New York, 16-MAR in UTC
@@ -36,23 +35,27 @@ describe('renewalStart', () => {
 });
 
 describe.each(dialects)('renewal day on %s', (dialect) => {
-  const t = useTestApp(dialect);
-  let serial = 0;
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /** A customer with an issuer, who renews; the licenses are each test's own. */
+  let customer: Org;
+  let issuer: Person;
+  beforeAll(async () => {
+    customer = await make.organization();
+    issuer = await make.member(customer, { role: 'ISSUER' });
+  });
 
-  /** An approved license of Contoso whose 20 days ended 10 days ago. */
+  /** An approved license of the customer whose 20 days ended 10 days ago, as the issuer reads it. */
   async function expired(): Promise<License> {
-    const from = new Date(t.clock.now().getTime() - 30 * DAY).toISOString();
-    const created = await t.call(SUPERVISOR, {
-      method: 'POST', url: `/api/organizations/${t.org.contoso}/licenses`, payload: { license_name: `Renewal day ${dialect} ${++serial}`, days_valid: 20, date_valid_from: from },
-    });
-    expect(created.statusCode).toBe(201);
-    const approved = await t.call(SUPERVISOR, { method: 'POST', url: `/api/licenses/${created.json().license_id}/approve`, payload: { version: created.json().version } });
-    expect(approved.statusCode).toBe(200);
-    return approved.json();
+    const made = await make.license(customer, 'expired', { from: -30, days: 20 });
+    const res = await t.call(issuer.email, { method: 'GET', url: `/api/licenses/${made.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().days_left).toBeLessThan(0);
+    return res.json();
   }
 
   const renew = (l: License, today?: string) =>
-    t.call(ISSUER_C, { method: 'POST', url: `/api/licenses/${l.license_id}/renew`, query: { version: String(l.version), ...(today === undefined ? {} : { today }) } });
+    t.call(issuer.email, { method: 'POST', url: `/api/licenses/${l.license_id}/renew`, query: { version: String(l.version), ...(today === undefined ? {} : { today }) } });
 
   it("starts on the requester's day when the call names it: New York's evening is still its 15-MAR", async () => {
     t.clock.set('2026-03-16T03:30:00.000Z');
@@ -77,7 +80,7 @@ describe.each(dialects)('renewal day on %s', (dialect) => {
     const refused = await renew(l, '2026-03-10T00:00:00.000Z');
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(/the instant your day started/);
-    const after: License = (await t.call(SUPERVISOR, { method: 'GET', url: `/api/licenses/${l.license_id}` })).json();
+    const after: License = (await t.call(issuer.email, { method: 'GET', url: `/api/licenses/${l.license_id}` })).json();
     expect(after.version).toBe(l.version);
     expect(after.extended_by).toBeNull();
   });
