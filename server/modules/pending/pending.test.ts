@@ -12,19 +12,27 @@ import { testDialects } from '../../../test/support/databases';
 import { listPendingLicenses } from '../licenses/repository';
 import { licensePage, toLicense } from '../licenses/service';
 import { useTestApp } from '../../../test/support/test-app';
+import { factories, type Cooperation } from '../../../test/support/factories';
 
 const dialects = await testDialects();
 const DAY = 86_400_000;
 
-const SUPERVISOR = 'supervisor@operator.example';
-const ADMIN_N = 'admin@northwind.example'; // manages Contoso and the organization made here
-const ISSUER_C = 'issuer@contoso.example'; // Contoso only
 const MANY = 1_101;
 
 type Kind = 'approve' | 'acknowledge';
 
 describe.each(dialects)('pending tasks on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /**
+   * The factories' cooperation: its operator's supervisor reads everything, the partner's
+   * administrator the partner's customers (its own and the paging one made here), the customer's
+   * issuer only the customer's few tasks.
+   */
+  let w: Cooperation;
+  let SUPERVISOR: string;
+  let ADMIN_N: string;
+  let ISSUER_C: string;
   let orgId: string;
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -53,14 +61,17 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    // A customer of Northwind with more than 1,000 of each task: written straight into the tables,
+    w = await make.cooperation();
+    [SUPERVISOR, ADMIN_N, ISSUER_C] = [w.supervisor.email, w.partnerAdmin.email, w.issuer.email];
+    // The customer's few tasks: a certificate and a license waiting for approval, and one of each expired.
+    for (const state of ['requested', 'expired'] as const) {
+      await make.certificate(w.customer, state);
+      await make.license(w.customer, state);
+    }
+    // A customer of the partner with more than 1,000 of each task: written straight into the tables,
     // as an import would, because 4,400 uploads and requests through the API would take minutes.
-    orgId = randomUUID();
+    orgId = (await make.organization({ parent: w.partner, name: `Paging Customer ${randomUUID().slice(0, 8)}` })).id;
     const now = t.clock.now().getTime();
-    await t.db
-      .insertInto('organizations')
-      .values({ organization_id: orgId, organization_name: 'Paging Customer', organization_role: 'CUSTOMER', parent_organization_id: t.org.northwind, date_created: iso(now - 400 * DAY) })
-      .execute();
     const certificates: Insertable<CertificatesTable>[] = [];
     const licenses: Insertable<LicensesTable>[] = [];
     for (let i = 0; i < MANY; i++) {
@@ -151,8 +162,10 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
       const northwind = await walk(ADMIN_N, kind, 1000);
       expect(northwind.certificates.filter((dn) => dn.endsWith('.paging.example'))).toHaveLength(MANY);
       const contoso = await get(ISSUER_C, kind, '?limit=1000');
-      expect(contoso.certificates.every((c) => c.organization_id === t.org.contoso)).toBe(true);
-      expect(contoso.licenses.every((l) => l.organization_id === t.org.contoso)).toBe(true);
+      expect(contoso.certificates.length).toBeGreaterThan(0);
+      expect(contoso.licenses.length).toBeGreaterThan(0);
+      expect(contoso.certificates.every((c) => c.organization_id === w.customer.id)).toBe(true);
+      expect(contoso.licenses.every((l) => l.organization_id === w.customer.id)).toBe(true);
       // Contoso's own are few, so one page holds them all and the totals are theirs alone.
       expect(contoso.certificates_total).toBe(contoso.certificates.length);
       expect(contoso.licenses_total).toBe(contoso.licenses.length);
@@ -163,8 +176,10 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
   });
 
   it('counts an expired license whose renewal was rejected, not one whose renewal waits', async () => {
+    // Two expired licenses of a customer of its own: one renewed, one renewed and the renewal rejected.
+    const customer = await make.organization({ parent: w.partner });
+    const expired = [await make.license(customer, 'expired'), await make.license(customer, 'expired')].map((l) => ({ license_id: l.id, version: l.version }));
     const before = await get(SUPERVISOR, 'acknowledge', '?limit=1');
-    const expired = await t.db.selectFrom('licenses').select(['license_id', 'version']).where('license_name', 'in', ['Paging expired 00001', 'Paging expired 00002']).orderBy('license_name').execute();
     const renew = (id: string, version: number) => t.call(SUPERVISOR, { method: 'POST', url: `/api/licenses/${id}/renew?version=${version}` });
     const waiting = await renew(expired[0].license_id, expired[0].version);
     expect(waiting.statusCode, waiting.body).toBe(201);
@@ -183,13 +198,14 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     const total = async () => (await get(SUPERVISOR, 'acknowledge', '?limit=5')).certificates_total;
     const before = await total();
     expect(await total()).toBe(before);
-    // Written outside the portal (an import, psql): approved, expiring in a minute.
-    const dn = 'CN=expiring.paging.example';
+    // Written outside the portal (an import, psql): approved, expiring in a minute, in a customer of its own.
+    const own = await make.organization({ parent: w.partner });
+    const dn = `CN=expiring-${own.id}.paging.example`;
     const now = t.clock.now().getTime();
     await t.db
       .insertInto('certificates')
       .values({
-        distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: orgId, description: '', owner_member_id: null, approver_member_id: null,
+        distinguished_name: dn, dn_search: dn.toLowerCase(), organization_id: own.id, description: '', owner_member_id: null, approver_member_id: null,
         date_not_before: iso(now - DAY), date_not_after: iso(now + 60_000), date_approved: iso(now - DAY), date_revoked: null, date_expiry_acknowledged: null,
         date_created: iso(now - DAY), certificate_pem: 'not read by the lists', serial_number: 'x', signature: '00', signature_algorithm: 'ecdsa-with-SHA256', version: 3,
       })
