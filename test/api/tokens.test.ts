@@ -3,23 +3,31 @@
  * one change away from a good one that the same test shows accepted, so each refusal is the
  * check it names and nothing else: a token the API would refuse anyway proves nothing.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
 import { testDialects } from '../support/databases';
 import { TEST_CONFIG, useTestApp } from '../support/test-app';
+import { factories, type Cooperation } from '../support/factories';
 import { loadProviderKeys } from '../../server/auth/idp/keys';
 import { UNVERIFIED_EMAIL } from '../../server/auth/actor';
 import { signApiToken } from '../../server/modules/tokens/api-tokens';
 
 const dialects = await testDialects();
 
-const SUPERVISOR = 'supervisor@operator.example';
 /** Member endpoints: the profile the web app loads after sign-in, and a list. */
 const MEMBER_ENDPOINTS = ['/api/auth/callback', '/api/organizations'];
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe.each(dialects)('bearer tokens on member endpoints on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /** The tokens name the operator's supervisor (a member the API finds), or another member; DevOps gives the secret. */
+  let w: Cooperation;
+  let SUPERVISOR: string;
+  beforeAll(async () => {
+    w = await make.cooperation();
+    SUPERVISOR = w.supervisor.email;
+  });
   const now = () => Math.floor(Date.now() / 1000);
 
   /** An access token as the built-in provider makes it, signed with its key; `change` alters one thing. */
@@ -28,7 +36,7 @@ describe.each(dialects)('bearer tokens on member endpoints on %s', (dialect) => 
     const jwk = privateJwks.keys[0];
     const claims: JWTPayload = {
       iss: TEST_CONFIG.oidc.issuer, aud: TEST_CONFIG.oidc.audience, sub: 'account-1', iat: now(), exp: now() + 600,
-      email: SUPERVISOR, email_verified: true, name: 'Sofia Supervisor', ...change.claims,
+      email: SUPERVISOR, email_verified: true, name: w.supervisor.name, ...change.claims,
     };
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'ES256', kid: jwk.kid, typ: 'at+jwt', ...change.header })
@@ -91,7 +99,7 @@ describe.each(dialects)('bearer tokens on member endpoints on %s', (dialect) => 
   });
 
   it('refuses a token whose payload was changed after signing', async () => {
-    const [header, , signature] = (await accessToken({ claims: { email: 'member@contoso.example' } })).split('.');
+    const [header, , signature] = (await accessToken({ claims: { email: w.member.email } })).split('.');
     const [, payload] = (await accessToken()).split('.');
     expect(await statuses(`${header}.${payload}.${signature}`)).toEqual(refused);
   });
@@ -106,7 +114,7 @@ describe.each(dialects)('bearer tokens on member endpoints on %s', (dialect) => 
   });
 
   it("refuses the gateway's API token on member endpoints", async () => {
-    const provided = await t.call('devops@operator.example', {
+    const provided = await t.call(w.devops.email, {
       method: 'POST', url: '/api/admin/mastersecret', payload: 'a master secret for the token tests', headers: { 'content-type': 'text/plain' },
     });
     expect(provided.statusCode).toBe(200);
