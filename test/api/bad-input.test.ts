@@ -12,11 +12,12 @@
  * long run (10,000 per route). FUZZ_RUNS sets the number per route, FUZZ_SEED replays a failure.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { testDialects } from '../support/databases';
 import { useTestApp, type TestApp } from '../support/test-app';
+import { factories, type Cooperation } from '../support/factories';
 import { makeCertificate } from '../../scripts/make-certificate';
 import { forbiddenKey } from '../../server/http/json-body';
 
@@ -29,8 +30,6 @@ const TIMEOUT = 60_000 + RUNS * 200;
 const DAY = 86_400_000;
 const BODY_LIMIT = 256 * 1024;
 
-const SUPERVISOR = 'supervisor@operator.example';
-const DEVOPS = 'devops@operator.example';
 
 // ---------------------------------------------------------------------------------------------
 // JSON text the way a hostile client writes it: keys such as __proto__ as own keys, and number
@@ -280,7 +279,21 @@ interface Sent {
 }
 
 describe.each(dialects)('bad input on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /**
+   * The operator's supervisor and DevOps, who send the requests, and a partner with a customer
+   * (with a certificate) whose objects the requests name; what a request changes is made for it.
+   */
+  let w: Cooperation;
+  let SUPERVISOR: string;
+  let DEVOPS: string;
+  beforeAll(async () => {
+    w = await make.cooperation();
+    [SUPERVISOR, DEVOPS] = [w.supervisor.email, w.devops.email];
+    await make.certificate(w.customer, 'approved');
+    await make.resource();
+  });
   let serial = 0;
   const unique = (label: string) => `fuzz-${label}-${++serial}-${randomUUID().slice(0, 8)}`;
 
@@ -322,7 +335,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
 
   // ---- fixtures: objects in the state where the valid request succeeds -----------------------
 
-  const contoso = () => t.org.contoso;
+  const contoso = () => w.customer.id;
   const certificateAt = (dn: string) => ({ id: contoso(), dn: encodeURIComponent(dn) });
 
   async function newPem(validDays = 30) {
@@ -374,7 +387,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     const organizationId = randomUUID();
     const now = t.clock.now().toISOString();
     await t.db.insertInto('organizations').values({
-      organization_id: organizationId, organization_name: unique('Customer'), organization_role: 'CUSTOMER', parent_organization_id: t.org.operator,
+      organization_id: organizationId, organization_name: unique('Customer'), organization_role: 'CUSTOMER', parent_organization_id: w.operator.id,
       website: null, logo_url: null, address: null, ban_note: banned ? 'banned' : null, date_organization_banned: banned ? now : null, date_created: now,
     }).execute();
     return organizationId;
@@ -392,7 +405,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   async function secretProvided() {
     if (!t.app.masterSecret.provided) await ok(DEVOPS, { method: 'POST', url: '/api/admin/mastersecret', payload: 'fuzz master secret, long enough', headers: { 'content-type': 'text/plain' } });
   }
-  const maxMember = async () => (await t.db.selectFrom('members').select('member_id').where('member_email', '=', 'member@contoso.example').executeTakeFirstOrThrow()).member_id;
+  const maxMember = async () => w.member.id;
   const getJson = async (url: string) => (await ok(SUPERVISOR, { method: 'GET', url })).json();
 
   const statusQuery = { name: 'contoso', hideExpired: 'true', hideRequests: '0', hideValid: '', offset: '0', limit: '50' };
@@ -402,15 +415,18 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     // organizations
     'POST /api/organizations': async () => ({
       path: {},
-      body: { organization_name: unique('Org'), organization_role: 'CUSTOMER', parent_organization: t.org.northwind, website: 'www.fuzz.example', domains: [`${unique('d')}.example`], address: 'Fuzz street 1\nFuzz town' },
-      badBody: { organization_name: fc.constantFrom(' ', '\n\t', 'Contoso'), organization_role: fc.constant('OPERATOR'), domains: badDomains, website: badWebsites, logo_url: badLogos, parent_organization: fc.constantFrom(randomUUID(), t.org.contoso, 'nope') },
+      body: { organization_name: unique('Org'), organization_role: 'CUSTOMER', parent_organization: w.partner.id, website: 'www.fuzz.example', domains: [`${unique('d')}.example`], address: 'Fuzz street 1\nFuzz town' },
+      badBody: { organization_name: fc.constantFrom(' ', '\n\t', w.customer.name), organization_role: fc.constant('OPERATOR'), domains: badDomains, website: badWebsites, logo_url: badLogos, parent_organization: fc.constantFrom(randomUUID(), w.customer.id, 'nope') },
       expect: 201,
     }),
-    'PUT /api/organizations/{id}': async () => ({
-      path: { id: contoso() },
-      body: { ...(await getJson(`/api/organizations/${contoso()}`)), address: unique('Address') },
-      badBody: { organization_name: fc.constantFrom(' ', 'Northwind Networks'), organization_role: fc.constantFrom('PARTNER', 'OPERATOR'), domains: badDomains, website: badWebsites, logo_url: badLogos, parent_organization: fc.constantFrom(randomUUID(), contoso(), 'nope') },
-    }),
+    'PUT /api/organizations/{id}': async () => {
+      const id = await organization();
+      return {
+        path: { id },
+        body: { ...(await getJson(`/api/organizations/${id}`)), address: unique('Address') },
+        badBody: { organization_name: fc.constantFrom(' ', w.partner.name), organization_role: fc.constantFrom('PARTNER', 'OPERATOR'), domains: badDomains, website: badWebsites, logo_url: badLogos, parent_organization: fc.constantFrom(randomUUID(), id, 'nope') },
+      };
+    },
     'POST /api/organizations/{id}/ban': async () => ({ path: { id: await organization() }, query: { note: 'Contract ended.' } }),
     'POST /api/organizations/{id}/unban': async () => ({ path: { id: await organization(true) } }),
 
@@ -456,13 +472,16 @@ describe.each(dialects)('bad input on %s', (dialect) => {
       return { path: { id: l.license_id }, query: { version: String(l.version) }, badQuery: { version: fc.constantFrom('', ' ', String(l.version + 1)) } };
     },
 
-    // the master secret: a text body, DevOps only
-    'POST /api/admin/mastersecret': async () => ({
-      caller: DEVOPS,
-      path: {},
-      text: 'fuzz master secret, long enough',
-      badBody: { '': fc.oneof(fc.string({ maxLength: 15 }), fc.string({ maxLength: 15 }).map((s) => `  ${s}\n\n`), hugeText(1025), fc.constant('\u0000'.repeat(10))) },
-    }),
+    // the master secret: a text body, DevOps only, to a process that does not hold it yet (t.restart)
+    'POST /api/admin/mastersecret': async () => {
+      await t.restart();
+      return {
+        caller: DEVOPS,
+        path: {},
+        text: 'fuzz master secret, long enough',
+        badBody: { '': fc.oneof(fc.string({ maxLength: 15 }), fc.string({ maxLength: 15 }).map((s) => `  ${s}\n\n`), hugeText(1025), fc.constant('\u0000'.repeat(10))) },
+      };
+    },
     'POST /api/token': async () => {
       await secretProvided();
       return {
@@ -504,7 +523,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'POST /api/resources/{id}/remove': async () => {
       const r = await resource();
       await ok(SUPERVISOR, { method: 'POST', url: `/api/resources/${r.resource_id}/add?organization=${contoso()}` });
-      return { path: { id: r.resource_id }, query: { organization: contoso() }, badQuery: { organization: fc.constantFrom(randomUUID(), t.org.northwind) } };
+      return { path: { id: r.resource_id }, query: { organization: contoso() }, badQuery: { organization: fc.constantFrom(randomUUID(), w.partner.id) } };
     },
 
     // reads with parameters
