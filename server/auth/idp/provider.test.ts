@@ -16,6 +16,7 @@ import { openDatabase, type Db } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 import { createVerifier } from '../tokens';
 import { createTestDatabase, testDialects } from '../../../test/support/databases';
+import { factories } from '../../../test/support/factories';
 import { KyselyAdapter } from './adapter';
 import { loadProviderKeys } from './keys';
 import { hashPassword } from './passwords';
@@ -148,9 +149,9 @@ async function tokenRequest(portal: Portal, form: Record<string, string>) {
 }
 
 /** Signs in from scratch; answers the callback URL the browser lands on. */
-async function signIn(portal: Portal, browser: Browser, challenge: string) {
+async function signIn(portal: Portal, browser: Browser, challenge: string, email = EMAIL, password = PASSWORD) {
   const { url: loginUrl } = await browser.follow(authorizeUrl(portal, challenge), portal.publicUrl);
-  const { url } = await browser.follow(`${loginUrl.href}/login`, portal.publicUrl, { form: { email: EMAIL, password: PASSWORD } });
+  const { url } = await browser.follow(`${loginUrl.href}/login`, portal.publicUrl, { form: { email, password } });
   return url;
 }
 
@@ -160,10 +161,6 @@ function cspOf(response: Response) {
 
 describe('built-in OpenID Connect provider', () => {
   let portal: Portal;
-  const browser = new Browser();
-  const { verifier, challenge } = pkce();
-  let loginPage: URL;
-  let tokens: Record<string, string>;
 
   beforeAll(async () => {
     portal = await startPortal(':memory:', await freePort());
@@ -171,6 +168,31 @@ describe('built-in OpenID Connect provider', () => {
   afterAll(async () => {
     await portal?.close();
   });
+
+  /**
+   * A sign-in account of this test's own (the factories'): wrong passwords count against one
+   * account (10 a minute), so no test's attempts hold up another's sign-in.
+   */
+  const account = (name = 'Ada Lovelace') => factories({ db: portal.db }).account({ password: PASSWORD, name });
+  /** A new browser on the sign-in page of an authorization request. */
+  async function onSignInPage(challenge = pkce().challenge) {
+    const browser = new Browser();
+    const { response, url } = await browser.follow(authorizeUrl(portal, challenge), portal.publicUrl);
+    return { browser, response, loginPage: url };
+  }
+  /** A browser signed in with an account of its own, and the tokens of its code flow. */
+  async function signedIn() {
+    const person = await account();
+    const browser = new Browser();
+    const { verifier, challenge } = pkce();
+    const callback = await signIn(portal, browser, challenge, person.email);
+    expect(callback.pathname).toBe('/auth/callback');
+    const { status, body } = await tokenRequest(portal, {
+      grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: `${portal.publicUrl}/auth/callback`, code_verifier: verifier,
+    });
+    expect(status).toBe(200);
+    return { person, browser, tokens: body };
+  }
 
   it('publishes its discovery document under /oidc', async () => {
     const response = await fetch(`${portal.publicUrl}/oidc/.well-known/openid-configuration`);
@@ -186,7 +208,7 @@ describe('built-in OpenID Connect provider', () => {
   });
 
   it('sends an authorization request without a session to the sign-in page', async () => {
-    const { response, url } = await browser.follow(authorizeUrl(portal, challenge), portal.publicUrl);
+    const { response, loginPage: url } = await onSignInPage();
     expect(url.pathname).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
@@ -202,7 +224,6 @@ describe('built-in OpenID Connect provider', () => {
     const csp = cspOf(response);
     expect(csp).toContain("default-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
-    loginPage = url;
   });
 
   it('serves the page stylesheet from its own origin', async () => {
@@ -215,7 +236,9 @@ describe('built-in OpenID Connect provider', () => {
   });
 
   it('answers a wrong password or an unknown email with 401 and the error text', async () => {
-    for (const form of [{ email: EMAIL, password: 'Tr0ub4dor&3' }, { email: 'nobody@example.com', password: PASSWORD }]) {
+    const person = await account();
+    const { browser, loginPage } = await onSignInPage();
+    for (const form of [{ email: person.email, password: 'Tr0ub4dor&3' }, { email: `nobody-${person.id}@example.com`, password: PASSWORD }]) {
       const response = await browser.request(`${loginPage.href}/login`, { form });
       expect(response.status).toBe(401);
       const html = await response.text();
@@ -227,7 +250,10 @@ describe('built-in OpenID Connect provider', () => {
   });
 
   it('signs in with the right password (any case of email) and redirects to the callback with a code', async () => {
-    const { url } = await browser.follow(`${loginPage.href}/login`, portal.publicUrl, { form: { email: ' Ada@Example.com ', password: PASSWORD } });
+    const person = await account();
+    const { verifier, challenge } = pkce();
+    const { browser, loginPage } = await onSignInPage(challenge);
+    const { url } = await browser.follow(`${loginPage.href}/login`, portal.publicUrl, { form: { email: ` ${person.email.toUpperCase()} `, password: PASSWORD } });
     expect(`${url.origin}${url.pathname}`).toBe(`${portal.publicUrl}/auth/callback`);
     expect(url.searchParams.get('state')).toBe('state-1');
     const code = url.searchParams.get('code');
@@ -238,24 +264,26 @@ describe('built-in OpenID Connect provider', () => {
     });
     expect(status).toBe(200);
     expect(body).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), id_token: expect.any(String), refresh_token: expect.any(String) });
-    tokens = body;
+    expect(decodeJwt(body.access_token).email).toBe(person.email);
   });
 
   it('issues a JWT access token the API verifier accepts, with the person in it', async () => {
+    const { person, tokens } = await signedIn();
     const { publicJwks } = await loadProviderKeys(portal.db);
     const verifier = createVerifier({ issuer: portal.config.oidc.issuer, audience: portal.config.oidc.audience, keys: createLocalJWKSet(publicJwks) });
     const identity = await verifier.verify(tokens.access_token);
     expect(identity).toEqual({
-      subject: portal.accountId, email: EMAIL, email_verified: true, name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace',
+      subject: person.id, email: person.email, email_verified: true, name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace',
     });
     const claims = decodeJwt(tokens.access_token);
     expect(claims.aud).toBe('customer-portal-api');
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(15 * 60);
     // The web app reads the person from the ID token.
-    expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: portal.accountId, email: EMAIL, name: 'Ada Lovelace' });
+    expect(decodeJwt(tokens.id_token)).toMatchObject({ sub: person.id, email: person.email, name: 'Ada Lovelace' });
   });
 
   it('lets the API take its access token but not its ID token', async () => {
+    const { tokens } = await signedIn();
     const call = (token: string) => fetch(`${portal.publicUrl}/api/auth/callback`, { headers: { authorization: `Bearer ${token}` } });
     // A genuine person without an organization (this portal has no demo data): past the token check.
     expect((await call(tokens.access_token)).status).toBe(403);
@@ -267,12 +295,13 @@ describe('built-in OpenID Connect provider', () => {
   });
 
   it('renews with the refresh token, rotating it', async () => {
+    const { person, tokens } = await signedIn();
     // The access token's only scope is the API's, which the web app does not ask for: the token
     // response says scope "", and oidc-client-ts sends that back on refresh.
     expect(tokens.scope).toBe('');
     const first = await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: '' });
     expect(first.status).toBe(200);
-    expect(decodeJwt(first.body.access_token)).toMatchObject({ sub: portal.accountId, email: EMAIL, aud: 'customer-portal-api' });
+    expect(decodeJwt(first.body.access_token)).toMatchObject({ sub: person.id, email: person.email, aud: 'customer-portal-api' });
     expect(first.body.refresh_token).toBeTruthy();
     expect(first.body.refresh_token).not.toBe(tokens.refresh_token);
 
@@ -283,10 +312,11 @@ describe('built-in OpenID Connect provider', () => {
     // A replayed refresh token revokes the whole grant, the newest token included.
     const afterReplay = await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: second.body.refresh_token });
     expect(afterReplay.body.error).toBe('invalid_grant');
-    tokens = { ...tokens, ...second.body };
   });
 
   it('refuses a code flow without PKCE', async () => {
+    // Signed in, so nothing but the missing challenge stands between the request and a code.
+    const { browser } = await signedIn();
     const { url } = await browser.follow(authorizeUrl(portal), portal.publicUrl);
     expect(url.pathname).toBe('/auth/callback');
     expect(url.searchParams.get('error')).toBe('invalid_request');
@@ -294,6 +324,7 @@ describe('built-in OpenID Connect provider', () => {
   });
 
   it('goes straight to the callback while the session lasts', async () => {
+    const { browser } = await signedIn();
     const { url } = await browser.follow(authorizeUrl(portal, pkce().challenge), portal.publicUrl);
     expect(url.pathname).toBe('/auth/callback');
     expect(url.searchParams.get('code')).toBeTruthy();
@@ -315,6 +346,7 @@ describe('built-in OpenID Connect provider', () => {
   });
 
   it('signs out (RP-initiated logout) and returns to the portal', async () => {
+    const { browser, tokens } = await signedIn();
     const endSession = new URL(`${portal.config.oidc.issuer}/session/end`);
     endSession.search = new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: `${portal.publicUrl}/login` }).toString();
     const page = await browser.request(endSession);
@@ -332,16 +364,21 @@ describe('built-in OpenID Connect provider', () => {
 
     const again = await browser.follow(authorizeUrl(portal, pkce().challenge), portal.publicUrl);
     expect(again.url.pathname).toMatch(/^\/oidc\/interaction\//);
-    loginPage = again.url;
   });
 
   it('limits sign-in attempts to 10 a minute', async () => {
+    const person = await account();
+    const { browser, loginPage } = await onSignInPage();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const response = await browser.request(`${loginPage.href}/login`, { form: { email: EMAIL, password: `guess ${i}` } });
+      const response = await browser.request(`${loginPage.href}/login`, { form: { email: person.email, password: `guess ${i}` } });
       statuses.push(response.status);
     }
-    expect(statuses).toContain(429);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    // The limit is the account's: another person still signs in from the same address.
+    const other = await account();
+    expect((await signIn(portal, new Browser(), pkce().challenge, other.email)).pathname).toBe('/auth/callback');
   });
 });
 
