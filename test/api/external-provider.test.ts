@@ -10,8 +10,8 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { openDatabase, type Db } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
-import { seedDemoData } from '../../server/demo/seed';
 import { signToken } from '../support/test-app';
+import { factories, type Org, type Person } from '../support/factories';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -22,10 +22,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function seededDb(): Promise<Db> {
+async function emptyDb(): Promise<Db> {
   const db = openDatabase({ sqliteFile: ':memory:' });
   await migrateToLatest(db);
-  await seedDemoData(db, new Date());
   return db;
 }
 
@@ -35,16 +34,24 @@ describe('an external OpenID Connect provider', () => {
   let providerDb: Db;
   let portalDb: Db;
   let issuer: string;
+  /** The portal's members the provider's tokens name: an issuer of a customer, and an operator supervisor. */
+  let customer: Org;
+  let customerIssuer: Person;
+  let supervisor: Person;
 
   beforeAll(async () => {
     const port = await freePort();
     const providerUrl = `http://127.0.0.1:${port}`;
     issuer = `${providerUrl}/oidc`;
-    providerDb = await seededDb();
+    providerDb = await emptyDb();
     provider = await buildApp({ config: loadConfig({ NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: providerUrl, LOG_LEVEL: 'silent' }), db: providerDb, logger: false });
     await provider.listen({ port, host: '127.0.0.1' });
 
-    portalDb = await seededDb();
+    portalDb = await emptyDb();
+    const make = factories({ db: portalDb });
+    customer = await make.organization();
+    customerIssuer = await make.member(customer, { role: 'ISSUER' });
+    supervisor = await make.member(await make.organization({ role: 'OPERATOR' }), { role: 'SUPERVISOR', scope: 'COOPERATION' });
     portal = await portalWith({});
   });
 
@@ -71,29 +78,29 @@ describe('an external OpenID Connect provider', () => {
   });
 
   it("accepts the provider's tokens, verified with the keys from its discovery document", async () => {
-    const token = await signToken(providerDb, { email: 'issuer@contoso.example', email_verified: true }, { issuer, audience: 'customer-portal-api' });
+    const token = await signToken(providerDb, { email: customerIssuer.email, email_verified: true }, { issuer, audience: 'customer-portal-api' });
     const res = await callback(token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ organization_name: 'Contoso' });
+    expect(res.json()).toMatchObject({ organization_name: customer.name });
   });
 
   it('refuses tokens for another audience or from another issuer', async () => {
-    const otherAudience = await signToken(providerDb, { email: 'issuer@contoso.example', email_verified: true }, { issuer, audience: 'another-api' });
+    const otherAudience = await signToken(providerDb, { email: customerIssuer.email, email_verified: true }, { issuer, audience: 'another-api' });
     expect((await callback(otherAudience)).statusCode).toBe(401);
     // Signed by the portal's own (unused) built-in key: not the provider's, so refused.
-    const ownKey = await signToken(portalDb, { email: 'issuer@contoso.example', email_verified: true }, { issuer, audience: 'customer-portal-api' });
+    const ownKey = await signToken(portalDb, { email: customerIssuer.email, email_verified: true }, { issuer, audience: 'customer-portal-api' });
     expect((await callback(ownKey)).statusCode).toBe(401);
   });
 
   it('matches no member by an email the provider has not verified', async () => {
-    const token = await signToken(providerDb, { email: 'supervisor@operator.example', email_verified: false }, { issuer, audience: 'customer-portal-api' });
+    const token = await signToken(providerDb, { email: supervisor.email, email_verified: false }, { issuer, audience: 'customer-portal-api' });
     const res = await callback(token);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ redirect: 'AccessError', message: expect.stringContaining('not verified') });
   });
 
   it('reads the verification from the claim OIDC_EMAIL_VERIFIED_CLAIM names, or trusts the emails with OIDC_TRUST_EMAIL', async () => {
-    const sign = (claims: Record<string, unknown>) => signToken(providerDb, { email: 'issuer@contoso.example', ...claims }, { issuer, audience: 'customer-portal-api' });
+    const sign = (claims: Record<string, unknown>) => signToken(providerDb, { email: customerIssuer.email, ...claims }, { issuer, audience: 'customer-portal-api' });
     const call = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', url: '/api/auth/callback', headers: { authorization: `Bearer ${token}` } });
     const renamed = await portalWith({ OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' });
     const trusting = await portalWith({ OIDC_TRUST_EMAIL: 'true' });
