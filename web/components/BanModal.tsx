@@ -1,8 +1,8 @@
 /**
  * Ban with a note (SPEC.md §4 "Members and organizations can be banned (with a note)"): the
  * note is optional, at most 1000 characters, and shown beside the Banned badge afterwards. It is
- * checked with the API's own schema of the ban's query (lib/forms.ts); when `onBan` returns the
- * call's promise, a server 400 about the note shows under it.
+ * checked with the API's own schema of the ban's query (lib/forms.ts); `onBan` returns the call's
+ * promise (mutateAsync), so a server 400 about the note shows under it, not as a toast.
  */
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { banQuery } from '../../common/schemas/organization';
@@ -18,7 +18,8 @@ export interface BanModalProps {
   /** What the ban does, in a sentence. */
   description: string;
   pending?: boolean;
-  onBan: (note: string) => void | Promise<unknown>;
+  /** The ban call (a mutation's `mutateAsync`): settles when it has, rejects with its ApiError. */
+  onBan: (note: string) => Promise<unknown>;
 }
 
 export function BanModal({ opened, onClose, title, description, pending, onBan }: BanModalProps) {

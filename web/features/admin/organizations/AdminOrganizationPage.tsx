@@ -62,17 +62,12 @@ function BanActions({ organization }: { organization: Organization }) {
         title={`Ban ${name}`}
         description={`The members of ${name} are refused from their next call on and cannot sign in until it is unbanned. Organizations below it are not banned.`}
         pending={ban.isPending}
-        onBan={(note) =>
-          ban.mutate(
-            { organizationId: organization.organization_id, note },
-            {
-              onSuccess: () => {
-                setOpened(false);
-                notifySuccess(`Banned ${name}.`);
-              },
-            },
-          )
-        }
+        onBan={async (note) => {
+          // The promise goes back to BanModal, which shows a 400 about the note under Note.
+          await ban.mutateAsync({ organizationId: organization.organization_id, note });
+          setOpened(false);
+          notifySuccess(`Banned ${name}.`);
+        }}
       />
     </>
   );

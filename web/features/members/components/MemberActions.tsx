@@ -60,14 +60,12 @@ export function MemberActions({ member, canBan, canUnban, canRemove }: MemberAct
         title={`Ban ${member.name}`}
         description={`${member.name} will be refused from their next call on and cannot sign in until unbanned.`}
         pending={ban.isPending}
-        onBan={(note) =>
-          ban.mutate({ ...ref, note }, {
-            onSuccess: () => {
-              close();
-              notifySuccess(`Banned ${member.name}.`);
-            },
-          })
-        }
+        onBan={async (note) => {
+          // The promise goes back to BanModal, which shows a 400 about the note under Note.
+          await ban.mutateAsync({ ...ref, note });
+          close();
+          notifySuccess(`Banned ${member.name}.`);
+        }}
       />
       <ConfirmModal
         opened={dialog === 'remove'}
