@@ -13,6 +13,7 @@ import type { Db, Queryable } from '../../db/database';
 import { hashPassword, verifyPassword } from '../../auth/idp/passwords';
 import { audit } from '../../db/audit';
 import { badRequest, conflict, unavailable } from '../../errors';
+import { masterSecretSchema } from '../../../common/schemas/admin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,8 +24,6 @@ declare module 'fastify' {
 const SECRET_NOT_PROVIDED = 'Secret not yet provided! An operator DevOps must provide the master secret first (Admin → Provide Secret).';
 const SECRET_ALREADY_PROVIDED = 'Secret already provided!';
 const SECRET_MISMATCH = 'The secret does not match the one provided before.';
-const MIN_SECRET_LENGTH = 16;
-const MAX_SECRET_LENGTH = 1024;
 const VERIFIER_SETTING = 'master-secret.verifier';
 // A fixed salt: the derived keys must depend on the secret alone (see the header).
 const HKDF_SALT = Buffer.from('customer-portal master secret v1', 'utf8');
@@ -87,13 +86,11 @@ function readVerifier(db: Queryable) {
   return db.selectFrom('settings').select('value').where('name', '=', VERIFIER_SETTING).executeTakeFirst();
 }
 
-/** Surrounding whitespace is dropped (a file or a pasted text often ends with a newline). */
+/** The secret as common/schemas/admin.ts reads it (trimmed, 16–1024 characters), or a 400 about field `secret`. */
 function normalise(secret: string): string {
-  const text = secret.trim();
-  const length = [...text].length;
-  if (length < MIN_SECRET_LENGTH) throw badRequest(`The secret must have at least ${MIN_SECRET_LENGTH} characters.`, 'secret');
-  if (length > MAX_SECRET_LENGTH) throw badRequest(`The secret may have at most ${MAX_SECRET_LENGTH} characters.`, 'secret');
-  return text;
+  const result = masterSecretSchema.safeParse(secret);
+  if (!result.success) throw badRequest(`The secret ${result.error.issues[0].message}.`, 'secret');
+  return result.data;
 }
 
 export interface Provider {

@@ -8,6 +8,7 @@
 import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconKey, IconShieldCheck } from '@tabler/icons-react';
 import { z } from 'zod';
+import { MASTER_SECRET_MAX_LENGTH, MASTER_SECRET_MIN_LENGTH, masterSecretSchema } from '../../../common/schemas/admin';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { applyServerError, useSchemaForm } from '../../lib/forms';
@@ -15,16 +16,8 @@ import { notifySuccess } from '../../lib/notifications';
 import { useProvideMasterSecret } from './secret/api/provide-master-secret';
 import { useAdminState } from './token/api/get-admin-state';
 
-/**
- * DECISIONS.md "Master secret": 16–1024 characters after surrounding whitespace is dropped. The
- * body is the secret as text (no schema in common/schemas: the server checks it in its service,
- * and answers a 400 with field `secret`), so the form has this one schema of its own.
- */
-const MIN_LENGTH = 16;
-const MAX_LENGTH = 1024;
-const valuesSchema = z.object({
-  secret: z.string().trim().min(MIN_LENGTH, `at least ${MIN_LENGTH} characters`).max(MAX_LENGTH, `at most ${MAX_LENGTH} characters`),
-});
+/** The form's one field, checked by the rule the server applies (common/schemas/admin.ts). */
+const valuesSchema = z.object({ secret: masterSecretSchema });
 
 function Banner({ provided }: { provided: boolean }) {
   return provided ? (
@@ -43,7 +36,7 @@ export default function ProvideSecretPage() {
   const provide = useProvideMasterSecret();
   const form = useSchemaForm(valuesSchema, { secret: '' });
   const provided = state.data?.secret_provided ?? false;
-  const length = form.values.secret.trim().length;
+  const length = [...form.values.secret.trim()].length;
 
   const submit = ({ secret }: { secret: string }) => {
     if (provided) return;
@@ -68,9 +61,9 @@ export default function ProvideSecretPage() {
             </Text>
             <PasswordInput
               label="Master secret"
-              description={length > 0 && length < MIN_LENGTH ? `At least ${MIN_LENGTH} characters (${length} so far).` : `At least ${MIN_LENGTH} characters.`}
+              description={length > 0 && length < MASTER_SECRET_MIN_LENGTH ? `At least ${MASTER_SECRET_MIN_LENGTH} characters (${length} so far).` : `At least ${MASTER_SECRET_MIN_LENGTH} characters.`}
               autoComplete="off"
-              maxLength={MAX_LENGTH}
+              maxLength={MASTER_SECRET_MAX_LENGTH}
               {...form.getInputProps('secret')}
               disabled={provided || provide.isPending}
             />
@@ -79,7 +72,7 @@ export default function ProvideSecretPage() {
                 type="submit"
                 leftSection={<IconKey size={16} aria-hidden />}
                 loading={provide.isPending}
-                disabled={provided || length < MIN_LENGTH}
+                disabled={provided || length < MASTER_SECRET_MIN_LENGTH}
               >
                 Provide secret
               </Button>
