@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDialects } from '../support/databases';
 import { signToken, useTestApp } from '../support/test-app';
+import { factories } from '../support/factories';
 
 const dialects = await testDialects();
 
@@ -14,18 +15,21 @@ const PUBLIC = new Set(['GET /api/config', 'GET /api/licenses/public-key']);
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 
 describe.each(dialects)('security matrix on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
 
+  /** Every route with real ids of the factories' objects: a customer's certificate, member and license, and a resource. */
   async function routes() {
     const doc = (await t.app.inject('/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
-    const contosoCert = await t.db.selectFrom('certificates').select('distinguished_name').where('organization_id', '=', t.org.contoso).executeTakeFirstOrThrow();
-    const contosoMember = await t.db.selectFrom('members').select('member_id').where('organization_id', '=', t.org.contoso).executeTakeFirstOrThrow();
-    const contosoLicense = await t.db.selectFrom('licenses').select('license_id').where('organization_id', '=', t.org.contoso).executeTakeFirstOrThrow();
-    const resource = await t.db.selectFrom('resources').select('resource_id').executeTakeFirstOrThrow();
+    const customer = await make.organization();
+    const contosoCert = await make.certificate(customer, 'approved');
+    const contosoMember = await make.member(customer);
+    const contosoLicense = { license_id: (await make.license(customer, 'approved')).id };
+    const resource = { resource_id: (await make.resource()).id };
     const values: Record<string, string> = {
-      id: t.org.contoso,
-      dn: encodeURIComponent(contosoCert.distinguished_name),
-      memberId: contosoMember.member_id,
+      id: customer.id,
+      dn: encodeURIComponent(contosoCert.dn),
+      memberId: contosoMember.id,
       licenseId: contosoLicense.license_id,
     };
     const list: Array<{ method: string; url: string; template: string }> = [];
@@ -45,7 +49,10 @@ describe.each(dialects)('security matrix on %s', (dialect) => {
   }
 
   it('answers 401 to every call without a token or with a token of another audience', async () => {
-    const foreign = await signToken(t.db, { email: 'supervisor@operator.example', email_verified: true }, { audience: 'someone-else' });
+    const supervisor = await make.member(await make.organization({ role: 'OPERATOR' }), { role: 'SUPERVISOR', scope: 'COOPERATION' });
+    const foreign = await signToken(t.db, { email: supervisor.email, email_verified: true }, { audience: 'someone-else' });
+    // The same person with the right audience is let in: the audience alone is refused.
+    expect((await t.call(supervisor.email, { method: 'GET', url: '/api/organizations' })).statusCode).toBe(200);
     for (const route of await routes()) {
       if (PUBLIC.has(`${route.method} ${route.template}`)) continue;
       const anonymous = await t.app.inject({ method: route.method as 'GET', url: route.url });
