@@ -16,7 +16,7 @@ import { memberDetailsPath } from '../../lib/navigation';
 import { useMembers } from './api/get-members';
 import { RoleBadges } from './components/RoleBadges';
 
-export const MEMBERS_PAGE_SIZE = 100;
+const MEMBERS_PAGE_SIZE = 100;
 
 const columnsOf = (organizationId: string): DataColumn<Member>[] => [
   {

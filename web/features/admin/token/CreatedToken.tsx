@@ -5,7 +5,7 @@ import { DAY, formatDate } from '../../../../common/dates';
 import type { TokenRequest } from '../../../../common/schemas/token';
 import { MONOSPACE_TEXT_AREA } from '../../../components/monospace';
 
-export const COPIED_TIMEOUT_MS = 1000;
+const COPIED_TIMEOUT_MS = 1000;
 
 export function CreatedToken({ token, request, at }: { token: string; request: TokenRequest; at: number }) {
   return (

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { certificateKeys, certificatePath, type CertificateRef } from './keys';
 
-export function acknowledgeCertificateExpiry(ref: CertificateRef): Promise<void> {
+function acknowledgeCertificateExpiry(ref: CertificateRef): Promise<void> {
   return api<void>(`${certificatePath(ref.organizationId, ref.dn)}/acknowledge-expiry`, { method: 'POST' });
 }
 

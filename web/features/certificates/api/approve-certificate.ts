@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { certificateKeys, type CertificateRef } from './keys';
 
-export function approveCertificate({ dn }: CertificateRef): Promise<void> {
+function approveCertificate({ dn }: CertificateRef): Promise<void> {
   return api<void>(`/api/approve/${encodeURIComponent(dn)}`, { method: 'POST' });
 }
 

@@ -4,11 +4,11 @@ import type { Certificate } from '../../../../common/schemas/certificate';
 import { api } from '../../../lib/api';
 import { certificateKeys, certificatePath, type CertificateRef } from './keys';
 
-export function getCertificate({ organizationId, dn }: CertificateRef, signal?: AbortSignal): Promise<Certificate> {
+function getCertificate({ organizationId, dn }: CertificateRef, signal?: AbortSignal): Promise<Certificate> {
   return api<Certificate>(certificatePath(organizationId, dn), { signal });
 }
 
-export const certificateQueryOptions = (ref: CertificateRef) =>
+const certificateQueryOptions = (ref: CertificateRef) =>
   queryOptions({
     queryKey: certificateKeys.detail(ref.organizationId, ref.dn),
     queryFn: ({ signal }) => getCertificate(ref, signal),

@@ -8,7 +8,7 @@ import { apiList } from '../../../lib/api';
 import { certificateKeys, organizationCertificatesPath, type CertificateListQuery } from './keys';
 
 /** `organizationId` null lists every organization the caller may read (the admin list). */
-export function getCertificates(organizationId: string | null, query: CertificateListQuery, signal?: AbortSignal) {
+function getCertificates(organizationId: string | null, query: CertificateListQuery, signal?: AbortSignal) {
   const path = organizationId ? organizationCertificatesPath(organizationId) : '/api/certificates';
   return apiList<CertificateSummary>(path, { query: { ...query }, signal });
 }

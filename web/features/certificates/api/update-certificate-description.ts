@@ -10,7 +10,7 @@ import { certificateKeys, certificatePath, type CertificateRef } from './keys';
  */
 const asJsonString = (text: string) => ({ toJSON: () => text });
 
-export function updateCertificateDescription({ description, ...ref }: CertificateRef & { description: string }) {
+function updateCertificateDescription({ description, ...ref }: CertificateRef & { description: string }) {
   return api<Certificate>(`${certificatePath(ref.organizationId, ref.dn)}/description`, {
     method: 'PUT',
     body: asJsonString(description),

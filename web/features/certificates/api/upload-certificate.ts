@@ -9,9 +9,9 @@ import type { Certificate, certificateUploadSchema } from '../../../../common/sc
 import { api } from '../../../lib/api';
 import { certificateKeys, organizationCertificatesPath } from './keys';
 
-export type CertificateUpload = z.input<typeof certificateUploadSchema>;
+type CertificateUpload = z.input<typeof certificateUploadSchema>;
 
-export function uploadCertificate({ organizationId, upload }: { organizationId: string; upload: CertificateUpload }) {
+function uploadCertificate({ organizationId, upload }: { organizationId: string; upload: CertificateUpload }) {
   return api<Certificate>(organizationCertificatesPath(organizationId), { method: 'POST', body: upload });
 }
 

@@ -15,11 +15,11 @@ export interface AuditRecordsQuery {
   limit?: number;
 }
 
-export function getAuditRecords(organizationId: string, query: AuditRecordsQuery, signal?: AbortSignal) {
+function getAuditRecords(organizationId: string, query: AuditRecordsQuery, signal?: AbortSignal) {
   return apiList<AuditRecord>(`/api/organizations/${encodeURIComponent(organizationId)}/auditrecords`, { query: { ...query }, signal });
 }
 
-export const auditRecordsQueryOptions = (organizationId: string, query: AuditRecordsQuery) =>
+const auditRecordsQueryOptions = (organizationId: string, query: AuditRecordsQuery) =>
   queryOptions({
     queryKey: ['auditrecords', organizationId, query],
     queryFn: ({ signal }) => getAuditRecords(organizationId, query, signal),

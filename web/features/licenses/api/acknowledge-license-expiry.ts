@@ -5,7 +5,7 @@ import { api } from '../../../lib/api';
 import { licensePath, type LicenseRef } from './keys';
 import { refetchAfterConflict, storeChanged } from './invalidate';
 
-export function acknowledgeLicenseExpiry({ licenseId, version }: LicenseRef): Promise<License> {
+function acknowledgeLicenseExpiry({ licenseId, version }: LicenseRef): Promise<License> {
   return api<License>(`${licensePath(licenseId)}/acknowledge-expiry`, { method: 'POST', query: { version } });
 }
 

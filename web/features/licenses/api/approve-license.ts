@@ -8,7 +8,7 @@ import { api } from '../../../lib/api';
 import { licensePath } from './keys';
 import { refetchAfterConflict, storeChanged } from './invalidate';
 
-export function approveLicense(license: License): Promise<License> {
+function approveLicense(license: License): Promise<License> {
   return api<License>(`${licensePath(license.license_id)}/approve`, { method: 'POST', body: license });
 }
 

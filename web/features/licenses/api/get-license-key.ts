@@ -6,11 +6,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { licenseKeys, licensePath } from './keys';
 
-export function getLicenseKey(licenseId: string, signal?: AbortSignal): Promise<string> {
+function getLicenseKey(licenseId: string, signal?: AbortSignal): Promise<string> {
   return api<string>(`${licensePath(licenseId)}/license-key`, { signal });
 }
 
-export const licenseKeyQueryOptions = (licenseId: string) =>
+const licenseKeyQueryOptions = (licenseId: string) =>
   queryOptions({
     queryKey: licenseKeys.key(licenseId),
     queryFn: ({ signal }) => getLicenseKey(licenseId, signal),

@@ -4,11 +4,11 @@ import type { License } from '../../../../common/schemas/license';
 import { api } from '../../../lib/api';
 import { licenseKeys, licensePath } from './keys';
 
-export function getLicense(licenseId: string, signal?: AbortSignal): Promise<License> {
+function getLicense(licenseId: string, signal?: AbortSignal): Promise<License> {
   return api<License>(licensePath(licenseId), { signal });
 }
 
-export const licenseQueryOptions = (licenseId: string) =>
+const licenseQueryOptions = (licenseId: string) =>
   queryOptions({
     queryKey: licenseKeys.detail(licenseId),
     queryFn: ({ signal }) => getLicense(licenseId, signal),

@@ -8,12 +8,12 @@ import { apiList } from '../../../lib/api';
 import { licenseKeys, organizationLicensesPath, type LicenseListQuery } from './keys';
 
 /** `organizationId` null lists every organization the caller may read (the admin list). */
-export function getLicenses(organizationId: string | null, query: LicenseListQuery, signal?: AbortSignal) {
+function getLicenses(organizationId: string | null, query: LicenseListQuery, signal?: AbortSignal) {
   const path = organizationId ? organizationLicensesPath(organizationId) : '/api/licenses';
   return apiList<License>(path, { query: { ...query }, signal });
 }
 
-export const licensesQueryOptions = (organizationId: string | null, query: LicenseListQuery) =>
+const licensesQueryOptions = (organizationId: string | null, query: LicenseListQuery) =>
   queryOptions({
     queryKey: licenseKeys.list(organizationId, query),
     queryFn: ({ signal }) => getLicenses(organizationId, query, signal),

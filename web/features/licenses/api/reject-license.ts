@@ -5,7 +5,7 @@ import { api } from '../../../lib/api';
 import { licensePath, type LicenseRef } from './keys';
 import { refetchAfterConflict, storeChanged } from './invalidate';
 
-export function rejectLicense({ licenseId, version }: LicenseRef): Promise<License> {
+function rejectLicense({ licenseId, version }: LicenseRef): Promise<License> {
   return api<License>(`${licensePath(licenseId)}/reject`, { method: 'POST', query: { version } });
 }
 

@@ -10,7 +10,7 @@ import { api } from '../../../lib/api';
 import { licenseKeys, licensePath, type LicenseRef } from './keys';
 import { refetchAfterConflict } from './invalidate';
 
-export function renewLicense({ licenseId, version }: LicenseRef): Promise<License> {
+function renewLicense({ licenseId, version }: LicenseRef): Promise<License> {
   return api<License>(`${licensePath(licenseId)}/renew`, { method: 'POST', query: { version, today: startOfLocalDay(new Date()).toISOString() } });
 }
 

@@ -7,7 +7,7 @@ import type { License, LicenseRequest } from '../../../../common/schemas/license
 import { api } from '../../../lib/api';
 import { licenseKeys, organizationLicensesPath } from './keys';
 
-export function requestLicense({ organizationId, request }: { organizationId: string; request: LicenseRequest }) {
+function requestLicense({ organizationId, request }: { organizationId: string; request: LicenseRequest }) {
   return api<License>(organizationLicensesPath(organizationId), { method: 'POST', body: request });
 }
 

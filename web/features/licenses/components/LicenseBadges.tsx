@@ -5,7 +5,7 @@
 import { Badge, Group } from '@mantine/core';
 import { licenseStatus, type LicenseBadge, type LicenseDates } from '../../../../common/status';
 
-export const LICENSE_BADGES: Record<LicenseBadge, { color: string; text: string }> = {
+const LICENSE_BADGES: Record<LicenseBadge, { color: string; text: string }> = {
   NOT_APPROVED: { color: 'orange', text: 'Not approved' },
   APPROVED: { color: 'blue', text: 'Approved' },
   VALID: { color: 'teal', text: 'Valid' },

@@ -10,7 +10,7 @@ import { notify, notifyError } from '../../../lib/notifications';
 import { Loading } from '../../../components/Loading';
 import { useLicenseKey } from '../api/get-license-key';
 
-export const COPIED_MESSAGE = 'Copied license key to clipboard';
+const COPIED_MESSAGE = 'Copied license key to clipboard';
 const COPIED_TOAST_MS = 3000;
 
 const KEY_STYLE = {

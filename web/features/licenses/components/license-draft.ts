@@ -24,7 +24,7 @@ export interface LicenseDraft {
 }
 
 /** SPEC.md §5: scope EVALUATION, valid from today, 20 days. */
-export const DEFAULT_DAYS_VALID = 20;
+const DEFAULT_DAYS_VALID = 20;
 
 export function newDraft(today = new Date()): LicenseDraft {
   return { license_name: '', license_scope: 'EVALUATION', valid_from: formatMachineDate(today), days_valid: DEFAULT_DAYS_VALID, note: '' };
@@ -41,7 +41,7 @@ export function draftOf(license: License): LicenseDraft {
 }
 
 /** The ISO instant of the local midnight of the chosen day, or null without a real date. */
-export function validFromInstant(day: string): string | null {
+function validFromInstant(day: string): string | null {
   return parseMachineDate(day)?.toISOString() ?? null;
 }
 

@@ -8,11 +8,11 @@ import type { MemberRole } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { memberKeys, memberPath, type MemberRef } from './keys';
 
-export function assignRole({ organizationId, memberId, role, scope }: MemberRef & { role: Role; scope: Scope }): Promise<MemberRole[]> {
+function assignRole({ organizationId, memberId, role, scope }: MemberRef & { role: Role; scope: Scope }): Promise<MemberRole[]> {
   return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles/assign`, { method: 'POST', query: { role, scope } });
 }
 
-export function unassignRole({ organizationId, memberId, role }: MemberRef & { role: Role }): Promise<MemberRole[]> {
+function unassignRole({ organizationId, memberId, role }: MemberRef & { role: Role }): Promise<MemberRole[]> {
   return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles/unassign`, { method: 'POST', query: { role } });
 }
 

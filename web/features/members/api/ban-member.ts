@@ -7,11 +7,11 @@ import type { Member } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { invalidateMemberLists, memberKeys, memberPath, type MemberRef } from './keys';
 
-export function banMember({ organizationId, memberId, note }: MemberRef & { note: string }): Promise<Member> {
+function banMember({ organizationId, memberId, note }: MemberRef & { note: string }): Promise<Member> {
   return api<Member>(`${memberPath(organizationId, memberId)}/ban`, { method: 'POST', query: { note } });
 }
 
-export function unbanMember({ organizationId, memberId }: MemberRef): Promise<Member> {
+function unbanMember({ organizationId, memberId }: MemberRef): Promise<Member> {
   return api<Member>(`${memberPath(organizationId, memberId)}/unban`, { method: 'POST' });
 }
 

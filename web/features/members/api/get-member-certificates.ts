@@ -8,16 +8,16 @@ import type { CertificateSummary } from '../../../../common/schemas/certificate'
 import { apiList } from '../../../lib/api';
 import { memberPath, type MemberRef } from './keys';
 
-export const MEMBER_CERTIFICATES_LIMIT = 1000;
+const MEMBER_CERTIFICATES_LIMIT = 1000;
 
-export function getMemberCertificates({ organizationId, memberId }: MemberRef, signal?: AbortSignal) {
+function getMemberCertificates({ organizationId, memberId }: MemberRef, signal?: AbortSignal) {
   return apiList<CertificateSummary>(`${memberPath(organizationId, memberId)}/certificates`, {
     query: { limit: MEMBER_CERTIFICATES_LIMIT },
     signal,
   });
 }
 
-export const memberCertificatesQueryOptions = (ref: MemberRef) =>
+const memberCertificatesQueryOptions = (ref: MemberRef) =>
   queryOptions({
     queryKey: ['certificates', 'member', ref.organizationId, ref.memberId],
     queryFn: ({ signal }) => getMemberCertificates(ref, signal),

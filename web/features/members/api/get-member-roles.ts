@@ -7,11 +7,11 @@ import type { MemberRole } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { memberKeys, memberPath, type MemberRef } from './keys';
 
-export function getMemberRoles({ organizationId, memberId }: MemberRef, signal?: AbortSignal): Promise<MemberRole[]> {
+function getMemberRoles({ organizationId, memberId }: MemberRef, signal?: AbortSignal): Promise<MemberRole[]> {
   return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles`, { signal });
 }
 
-export const memberRolesQueryOptions = (ref: MemberRef) =>
+const memberRolesQueryOptions = (ref: MemberRef) =>
   queryOptions({
     queryKey: memberKeys.roles(ref.organizationId, ref.memberId),
     queryFn: ({ signal }) => getMemberRoles(ref, signal),

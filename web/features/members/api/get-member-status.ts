@@ -7,7 +7,7 @@ import type { MemberStatus } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { memberPath, type MemberRef } from './keys';
 
-export function getMemberStatus({ organizationId, memberId, email }: MemberRef & { email: string }): Promise<MemberStatus> {
+function getMemberStatus({ organizationId, memberId, email }: MemberRef & { email: string }): Promise<MemberStatus> {
   return api<MemberStatus>(`${memberPath(organizationId, memberId)}/status`, { query: { email } });
 }
 

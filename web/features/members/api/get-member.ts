@@ -4,11 +4,11 @@ import type { Member } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { memberKeys, memberPath, type MemberRef } from './keys';
 
-export function getMember({ organizationId, memberId }: MemberRef, signal?: AbortSignal): Promise<Member> {
+function getMember({ organizationId, memberId }: MemberRef, signal?: AbortSignal): Promise<Member> {
   return api<Member>(memberPath(organizationId, memberId), { signal });
 }
 
-export const memberQueryOptions = (ref: MemberRef) =>
+const memberQueryOptions = (ref: MemberRef) =>
   queryOptions({
     queryKey: memberKeys.detail(ref.organizationId, ref.memberId),
     queryFn: ({ signal }) => getMember(ref, signal),

@@ -4,11 +4,11 @@ import type { Member } from '../../../../common/schemas/member';
 import { apiList } from '../../../lib/api';
 import { memberKeys, membersPath, type MembersQuery } from './keys';
 
-export function getMembers(organizationId: string, query: MembersQuery, signal?: AbortSignal) {
+function getMembers(organizationId: string, query: MembersQuery, signal?: AbortSignal) {
   return apiList<Member>(membersPath(organizationId), { query: { ...query }, signal });
 }
 
-export const membersQueryOptions = (organizationId: string, query: MembersQuery) =>
+const membersQueryOptions = (organizationId: string, query: MembersQuery) =>
   queryOptions({
     queryKey: memberKeys.list(organizationId, query),
     queryFn: ({ signal }) => getMembers(organizationId, query, signal),

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { invalidateMemberLists, memberPath, type MemberRef } from './keys';
 
-export function removeMember({ organizationId, memberId }: MemberRef): Promise<void> {
+function removeMember({ organizationId, memberId }: MemberRef): Promise<void> {
   return api<void>(memberPath(organizationId, memberId), { method: 'DELETE' });
 }
 

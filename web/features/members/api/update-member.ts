@@ -7,7 +7,7 @@ import type { Member, MemberUpdate } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { invalidateMemberLists, memberKeys, memberPath, type MemberRef } from './keys';
 
-export function updateMember({ organizationId, memberId, member }: MemberRef & { member: MemberUpdate }): Promise<Member> {
+function updateMember({ organizationId, memberId, member }: MemberRef & { member: MemberUpdate }): Promise<Member> {
   return api<Member>(memberPath(organizationId, memberId), { method: 'PUT', body: member });
 }
 

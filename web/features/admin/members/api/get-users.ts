@@ -12,11 +12,11 @@ export interface UsersQuery {
   limit?: number;
 }
 
-export function getUsers(query: UsersQuery, signal?: AbortSignal) {
+function getUsers(query: UsersQuery, signal?: AbortSignal) {
   return apiList<Member>('/api/members', { query: { ...query }, signal });
 }
 
-export const usersQueryOptions = (query: UsersQuery) =>
+const usersQueryOptions = (query: UsersQuery) =>
   queryOptions({
     // Under ['members'], so member changes (ban, save, remove) refresh this list too.
     queryKey: ['members', 'all', query],

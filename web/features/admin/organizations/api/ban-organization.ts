@@ -8,11 +8,11 @@ import { organizationPath } from '../../../../api/organization-keys';
 import { api } from '../../../../lib/api';
 import { organizationChanged } from './organization-changed';
 
-export function banOrganization({ organizationId, note }: { organizationId: string; note: string }): Promise<Organization> {
+function banOrganization({ organizationId, note }: { organizationId: string; note: string }): Promise<Organization> {
   return api<Organization>(`${organizationPath(organizationId)}/ban`, { method: 'POST', query: { note } });
 }
 
-export function unbanOrganization({ organizationId }: { organizationId: string }): Promise<Organization> {
+function unbanOrganization({ organizationId }: { organizationId: string }): Promise<Organization> {
   return api<Organization>(`${organizationPath(organizationId)}/unban`, { method: 'POST' });
 }
 

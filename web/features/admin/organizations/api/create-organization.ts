@@ -7,7 +7,7 @@ import type { Organization, OrganizationCreate } from '../../../../../common/sch
 import { api } from '../../../../lib/api';
 import { organizationChanged } from './organization-changed';
 
-export function createOrganization(organization: OrganizationCreate): Promise<Organization> {
+function createOrganization(organization: OrganizationCreate): Promise<Organization> {
   return api<Organization>('/api/organizations', { method: 'POST', body: organization });
 }
 

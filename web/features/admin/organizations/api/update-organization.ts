@@ -8,7 +8,7 @@ import { organizationPath } from '../../../../api/organization-keys';
 import { api } from '../../../../lib/api';
 import { organizationChanged } from './organization-changed';
 
-export function updateOrganization({ organizationId, organization }: { organizationId: string; organization: OrganizationUpdate }) {
+function updateOrganization({ organizationId, organization }: { organizationId: string; organization: OrganizationUpdate }) {
   return api<Organization>(organizationPath(organizationId), { method: 'PUT', body: organization });
 }
 

@@ -17,11 +17,11 @@ export interface PendingPage {
   licensesOffset: number;
 }
 
-export function getPending(kind: PendingKind, page: PendingPage, signal?: AbortSignal): Promise<Pending> {
+function getPending(kind: PendingKind, page: PendingPage, signal?: AbortSignal): Promise<Pending> {
   return api<Pending>(`/api/${kind}`, { query: { ...page, limit: PENDING_PAGE_SIZE }, signal });
 }
 
-export const pendingQueryOptions = (kind: PendingKind, page: PendingPage) =>
+const pendingQueryOptions = (kind: PendingKind, page: PendingPage) =>
   queryOptions({
     queryKey: ['pending', kind, page],
     queryFn: ({ signal }) => getPending(kind, page, signal),

@@ -3,11 +3,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PistonStatistics } from '../../../../../common/schemas/piston';
 import { api } from '../../../../lib/api';
 
-export function getPistonStatistics(signal?: AbortSignal): Promise<PistonStatistics> {
+function getPistonStatistics(signal?: AbortSignal): Promise<PistonStatistics> {
   return api<PistonStatistics>('/api/piston/statistics', { signal });
 }
 
-export const pistonStatisticsQueryOptions = () =>
+const pistonStatisticsQueryOptions = () =>
   queryOptions({
     queryKey: ['piston', 'statistics'],
     queryFn: ({ signal }) => getPistonStatistics(signal),

@@ -5,7 +5,7 @@ import { api } from '../../../../lib/api';
 import { resourceQueryOptions } from './get-resource';
 import { invalidateResourceLists } from './invalidate';
 
-export function createResource(input: ResourceInput): Promise<Resource> {
+function createResource(input: ResourceInput): Promise<Resource> {
   return api<Resource>('/api/resources', { method: 'POST', body: input });
 }
 

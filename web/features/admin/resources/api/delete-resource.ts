@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../../lib/api';
 import { invalidateResourceLists } from './invalidate';
 
-export function deleteResource(resourceId: string): Promise<void> {
+function deleteResource(resourceId: string): Promise<void> {
   return api<void>(`/api/resources/${encodeURIComponent(resourceId)}`, { method: 'DELETE' });
 }
 

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Resource } from '../../../../../common/schemas/resource';
 import { api } from '../../../../lib/api';
 
-export function getResource(resourceId: string, signal?: AbortSignal): Promise<Resource> {
+function getResource(resourceId: string, signal?: AbortSignal): Promise<Resource> {
   return api<Resource>(`/api/resources/${encodeURIComponent(resourceId)}`, { signal });
 }
 

@@ -3,11 +3,11 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { Resource } from '../../../../../common/schemas/resource';
 import { api } from '../../../../lib/api';
 
-export function getResources(filter?: string, signal?: AbortSignal): Promise<Resource[]> {
+function getResources(filter?: string, signal?: AbortSignal): Promise<Resource[]> {
   return api<Resource[]>('/api/resources', { query: { filter }, signal });
 }
 
-export const resourcesQueryOptions = (filter?: string) =>
+const resourcesQueryOptions = (filter?: string) =>
   queryOptions({
     queryKey: ['resources', 'list', { filter: filter ?? '' }],
     queryFn: ({ signal }) => getResources(filter, signal),

@@ -9,14 +9,14 @@ import { api } from '../../../../lib/api';
 import { resourceQueryOptions } from './get-resource';
 import { invalidateResourceLists } from './invalidate';
 
-export interface GrantChange {
+interface GrantChange {
   resourceId: string;
   organizationId: string;
   organizationName: string;
   granted: boolean;
 }
 
-export function setResourceGrant({ resourceId, organizationId, granted }: GrantChange): Promise<Resource> {
+function setResourceGrant({ resourceId, organizationId, granted }: GrantChange): Promise<Resource> {
   return api<Resource>(`/api/resources/${encodeURIComponent(resourceId)}/${granted ? 'add' : 'remove'}`, {
     method: 'POST',
     query: { organization: organizationId },

@@ -5,7 +5,7 @@ import { api } from '../../../../lib/api';
 import { resourceQueryOptions } from './get-resource';
 import { invalidateResourceLists } from './invalidate';
 
-export function updateResource(resourceId: string, input: ResourceInput): Promise<Resource> {
+function updateResource(resourceId: string, input: ResourceInput): Promise<Resource> {
   return api<Resource>(`/api/resources/${encodeURIComponent(resourceId)}`, { method: 'PUT', body: input });
 }
 

@@ -8,7 +8,7 @@ import type { AdminState } from '../../../../../common/schemas/admin';
 import { api } from '../../../../lib/api';
 import { adminStateQueryOptions } from '../../token/api/get-admin-state';
 
-export function provideMasterSecret(secret: string): Promise<AdminState> {
+function provideMasterSecret(secret: string): Promise<AdminState> {
   // A string body goes as text/plain: the secret is never wrapped in JSON.
   return api<AdminState>('/api/admin/mastersecret', { method: 'POST', body: secret });
 }

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { TokenRequest } from '../../../../../common/schemas/token';
 import { api } from '../../../../lib/api';
 
-export function createToken(request: TokenRequest): Promise<string> {
+function createToken(request: TokenRequest): Promise<string> {
   return api<string>('/api/token', { method: 'POST', body: request });
 }
 

@@ -3,9 +3,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminState } from '../../../../../common/schemas/admin';
 import { api } from '../../../../lib/api';
 
-export const SECRET_POLL_MS = 15_000;
+const SECRET_POLL_MS = 15_000;
 
-export function getAdminState(signal?: AbortSignal): Promise<AdminState> {
+function getAdminState(signal?: AbortSignal): Promise<AdminState> {
   return api<AdminState>('/api/admin/state', { signal });
 }
 
