@@ -4,10 +4,11 @@
  * exactly one journal record. Each test makes its own object, so none depends on another's data.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { testDialects } from '../support/databases';
 import { useTestApp } from '../support/test-app';
+import { factories, type Cooperation } from '../support/factories';
 import { makeCertificate } from '../../scripts/make-certificate';
 import { licenseValidUntil } from '../../common/status';
 import type { AuditReason } from '../../server/db/audit';
@@ -16,10 +17,17 @@ import type { Role } from '../../common/enums';
 const dialects = await testDialects();
 const DAY = 86_400_000;
 const TIMES = 20;
-const SUPERVISOR = 'supervisor@operator.example';
 
 describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /** The supervisor and the customer's issuer, who race; the customer holds the objects they race on. */
+  let w: Cooperation;
+  let SUPERVISOR: string;
+  beforeAll(async () => {
+    w = await make.cooperation();
+    SUPERVISOR = w.supervisor.email;
+  });
   let serial = 0;
   /** A name no other test uses: the journal count below matches on it. */
   const unique = (label: string) => `race-${label}-${++serial}-${randomUUID().slice(0, 8)}`;
@@ -50,7 +58,7 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
     const name = unique('Customer');
     const now = t.clock.now().toISOString();
     await t.db.insertInto('organizations').values({
-      organization_id: organizationId, organization_name: name, organization_role: 'CUSTOMER', parent_organization_id: t.org.operator,
+      organization_id: organizationId, organization_name: name, organization_role: 'CUSTOMER', parent_organization_id: w.operator.id,
       website: null, logo_url: null, address: null, ban_note: null, date_organization_banned: banned ? now : null, date_created: now,
     }).execute();
     return { organizationId, url: `/api/organizations/${organizationId}`, name };
@@ -61,7 +69,7 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
       const now = t.clock.now().getTime();
       const subject = `O=Contoso, CN=${unique('twin')}.contoso.example`;
       const { pem } = await makeCertificate({ subject, notBefore: new Date(now - DAY), notAfter: new Date(now + 30 * DAY) });
-      const created = await race('issuer@contoso.example', { method: 'POST', url: `/api/organizations/${t.org.contoso}/certificates`, payload: { description: 'twin', certificate: pem } }, 409, /already/);
+      const created = await race(w.issuer.email, { method: 'POST', url: `/api/organizations/${w.customer.id}/certificates`, payload: { description: 'twin', certificate: pem } }, 409, /already/);
       expect(await records('CERTIFICATE_UPLOADED', created.json().distinguished_name)).toBe(1);
     });
 
@@ -73,13 +81,13 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
   });
 
   describe('certificates', () => {
-    const at = (dn: string) => `/api/organizations/${t.org.contoso}/certificates/${encodeURIComponent(dn)}`;
+    const at = (dn: string) => `/api/organizations/${w.customer.id}/certificates/${encodeURIComponent(dn)}`;
 
-    /** A Not approved certificate of Contoso, uploaded by its issuer; answers its DN. */
+    /** A Not approved certificate of the customer, uploaded by its issuer; answers its DN. */
     async function uploaded(): Promise<string> {
       const now = t.clock.now().getTime();
       const { pem } = await makeCertificate({ subject: `O=Contoso, CN=${unique('gw')}.contoso.example`, notBefore: new Date(now - DAY), notAfter: new Date(now + 30 * DAY) });
-      const res = await t.call('issuer@contoso.example', { method: 'POST', url: `/api/organizations/${t.org.contoso}/certificates`, payload: { description: 'race', certificate: pem } });
+      const res = await t.call(w.issuer.email, { method: 'POST', url: `/api/organizations/${w.customer.id}/certificates`, payload: { description: 'race', certificate: pem } });
       expect(res.statusCode).toBe(201);
       return res.json().distinguished_name;
     }
@@ -134,14 +142,14 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
   });
 
   describe('licenses', () => {
-    /** A license of Contoso inserted as it would be after request (and approval), valid from `fromDays`. */
+    /** A license of the customer inserted as it would be after request (and approval), valid from `fromDays`. */
     async function license(options: { approved: boolean; fromDays?: number; days?: number }) {
       const name = unique('license');
       const from = new Date(t.clock.now().getTime() + (options.fromDays ?? 0) * DAY).toISOString();
       const days = options.days ?? 30;
       const licenseId = randomUUID();
       await t.db.insertInto('licenses').values({
-        license_id: licenseId, license_name: name, name_search: name.toLowerCase(), license_scope: 'LAB', organization_id: t.org.contoso,
+        license_id: licenseId, license_name: name, name_search: name.toLowerCase(), license_scope: 'LAB', organization_id: w.customer.id,
         date_valid_from: from, days_valid: days, date_valid_until: licenseValidUntil(from, days), note: null,
         date_approved: options.approved ? from : null, date_rejected: null, date_expiry_acknowledged: null, approver_member_id: null,
         extended_by_license_id: null, version: 1, date_created: from,
@@ -179,10 +187,10 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
   });
 
   describe('members and roles', () => {
-    /** A member (of Contoso unless told) holding MEMBER (or `role`) there, inserted as a sign-up would make them. */
+    /** A member (of the customer unless told) holding MEMBER (or `role`) there, inserted as a sign-up would make them. */
     async function member(options: { banned?: boolean; role?: Role | null; organizationId?: string } = {}) {
       const memberId = randomUUID();
-      const organizationId = options.organizationId ?? t.org.contoso;
+      const organizationId = options.organizationId ?? w.customer.id;
       const email = `${unique('member')}@contoso.example`;
       const now = t.clock.now().toISOString();
       await t.db.insertInto('members').values({
@@ -216,7 +224,7 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
     it('assign a role: one assignment, the others "already has the role", one ROLE_ASSIGNED', async () => {
       const { url, email } = await member({ role: null });
       const won = await race(SUPERVISOR, { method: 'POST', url: `${url}/roles/assign?role=MEMBER&scope=ORGANIZATION` }, 409, /already has the role MEMBER/);
-      expect(won.json()).toEqual([{ organization_id: t.org.contoso, organization_name: 'Contoso', role: 'MEMBER', scope: 'ORGANIZATION' }]);
+      expect(won.json()).toEqual([{ organization_id: w.customer.id, organization_name: w.customer.name, role: 'MEMBER', scope: 'ORGANIZATION' }]);
       expect(await records('ROLE_ASSIGNED', email)).toBe(1);
     });
 
@@ -255,7 +263,7 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
   });
 
   describe('resources', () => {
-    /** A RESTRICTED resource, granted to Contoso or not. */
+    /** A RESTRICTED resource, granted to the customer or not. */
     async function resource(grantedToContoso: boolean) {
       const resourceId = randomUUID();
       const name = unique('resource');
@@ -264,14 +272,14 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
         resource_id: resourceId, ordinal: Number(n ?? 0) + 1, resource_name: name, resource_type: 'STATIC_CONTENT', resource_access: 'RESTRICTED',
         path_pattern: `/${name}/*`, location: `/srv/${name}`, description: null,
       }).execute();
-      if (grantedToContoso) await t.db.insertInto('resource_grants').values({ resource_id: resourceId, organization_id: t.org.contoso }).execute();
-      return { resourceId, url: (what: string) => `/api/resources/${resourceId}/${what}?organization=${t.org.contoso}`, name };
+      if (grantedToContoso) await t.db.insertInto('resource_grants').values({ resource_id: resourceId, organization_id: w.customer.id }).execute();
+      return { resourceId, url: (what: string) => `/api/resources/${resourceId}/${what}?organization=${w.customer.id}`, name };
     }
 
     it('grant: one grant, one RESOURCE_GRANTED', async () => {
       const { url, name } = await resource(false);
       const won = await race(SUPERVISOR, { method: 'POST', url: url('add') }, 409, /already granted/);
-      expect(won.json().organizations).toEqual([{ organization_id: t.org.contoso, organization_name: 'Contoso' }]);
+      expect(won.json().organizations).toEqual([{ organization_id: w.customer.id, organization_name: w.customer.name }]);
       expect(await records('RESOURCE_GRANTED', name)).toBe(1);
     });
 
