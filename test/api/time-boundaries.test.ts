@@ -3,21 +3,21 @@
  * boundary, with the injected clock. The list filters and pending lists are SQL, the statuses are
  * common/status.ts: both must turn at the very same instant, and so must the gateway archive.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { Parser } from 'tar';
 import { certificateStatus, licenseStatus } from '../../common/status';
 import { makeCertificate } from '../../scripts/make-certificate';
 import { testDialects } from '../support/databases';
 import { useTestApp, type TestApp } from '../support/test-app';
+import { factories, type Cooperation, type Org } from '../support/factories';
 
 const dialects = await testDialects();
-const SUPERVISOR = 'supervisor@operator.example';
 const DAY = 86_400_000;
 const around = (t: number) => [t - 1, t, t + 1].map((ms) => new Date(ms));
 
-async function archivedNames(t: TestApp): Promise<string[]> {
-  const res = await t.call('devops@operator.example', { method: 'GET', url: '/api/piston/certs' });
+async function archivedNames(t: TestApp, devops: string): Promise<string[]> {
+  const res = await t.call(devops, { method: 'GET', url: '/api/piston/certs' });
   expect(res.statusCode).toBe(200);
   const names: string[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -30,9 +30,19 @@ async function archivedNames(t: TestApp): Promise<string[]> {
 }
 
 describe.each(dialects)('time at the edges on %s', (dialect) => {
-  const t = useTestApp(dialect);
-  const certificates = () => `/api/organizations/${t.org.contoso}/certificates`;
-  const licenses = () => `/api/organizations/${t.org.contoso}/licenses`;
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  /** The supervisor, who reads, and DevOps, who pulls the archive; each test's certificate or license is in a customer of its own. */
+  let w: Cooperation;
+  let SUPERVISOR: string;
+  let customer: Org;
+  beforeAll(async () => {
+    w = await make.cooperation();
+    SUPERVISOR = w.supervisor.email;
+  });
+  const certificates = () => `/api/organizations/${customer.id}/certificates`;
+  const licenses = () => `/api/organizations/${customer.id}/licenses`;
+  const archived = () => archivedNames(t, w.devops.email);
 
   /** Shown by the list with these filters (by name), as the server answers at `at`. */
   async function listed(url: string, name: string, filters: string, at: Date): Promise<boolean> {
@@ -51,6 +61,7 @@ describe.each(dialects)('time at the edges on %s', (dialect) => {
 
   it('turns a certificate valid at not-before and expired at not-after, in filters, pending lists, status and archive alike', async () => {
     t.clock.set('2026-03-15T10:00:00Z');
+    customer = await make.organization({ parent: w.partner });
     // X.509 times have whole seconds; the boundaries are those instants.
     const notBefore = Date.parse('2026-03-20T08:30:00Z');
     const notAfter = Date.parse('2026-04-20T08:30:00Z');
@@ -61,7 +72,7 @@ describe.each(dialects)('time at the edges on %s', (dialect) => {
     const dn = upload.json().distinguished_name as string;
     expect((await t.call(SUPERVISOR, { method: 'POST', url: `/api/approve/${encodeURIComponent(dn)}` })).statusCode).toBeLessThan(300);
     const row = (await t.call(SUPERVISOR, { method: 'GET', url: `${certificates()}/${encodeURIComponent(dn)}` })).json();
-    const file = `${t.org.contoso}/`;
+    const file = `${customer.id}/`;
 
     // not-before: "hide valid" hides it from t on; the archive takes it from t on.
     const [beforeStart, atStart, afterStart] = around(notBefore);
@@ -70,9 +81,9 @@ describe.each(dialects)('time at the edges on %s', (dialect) => {
     expect(await listed(certificates(), cn, 'hideValid=true', afterStart)).toBe(false);
     expect([beforeStart, atStart, afterStart].map((at) => certificateStatus(row, at).valid)).toEqual([false, true, true]);
     t.clock.set(beforeStart);
-    const archivedBefore = await archivedNames(t);
+    const archivedBefore = await archived();
     t.clock.set(atStart);
-    const archivedAt = await archivedNames(t);
+    const archivedAt = await archived();
     expect(archivedAt.length).toBe(archivedBefore.length + 1);
     expect(archivedAt.filter((n) => n.startsWith(file)).length).toBe(archivedBefore.filter((n) => n.startsWith(file)).length + 1);
 
@@ -87,13 +98,14 @@ describe.each(dialects)('time at the edges on %s', (dialect) => {
       expect(acknowledgements.includes(dn), `pending acknowledgement at ${at.toISOString()}`).toBe(expired);
     }
     t.clock.set(beforeEnd);
-    const lastIn = await archivedNames(t);
+    const lastIn = await archived();
     t.clock.set(atEnd);
-    expect((await archivedNames(t)).length).toBe(lastIn.length - 1);
+    expect((await archived()).length).toBe(lastIn.length - 1);
   });
 
   it('turns a license valid at valid-from, opens renewal 7 days before and expires it at valid-until', async () => {
     t.clock.set('2026-03-15T10:00:00Z');
+    customer = await make.organization({ parent: w.partner });
     const from = Date.parse('2026-03-19T23:00:00.000Z'); // 20 March, Berlin midnight
     const name = `Edge license ${dialect}`;
     const request = await t.call(SUPERVISOR, { method: 'POST', url: licenses(), payload: { license_name: name, date_valid_from: new Date(from).toISOString(), days_valid: 30 } });
