@@ -12,13 +12,12 @@ import { buildApp } from '../../app';
 import { isPostgres } from '../../db/database';
 import { migrator } from '../../db/migrate';
 import { containsLowered } from '../../db/text-filter';
-import { seedDemoData } from '../../demo/seed';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
 import { START, TEST_CONFIG, signToken } from '../../../test/support/test-app';
+import { factories } from '../../../test/support/factories';
 
 const dialects = await testDialects();
 const BEFORE_INDEX = '20261123_0012_member_indexes';
-const SUPERVISOR = 'supervisor@operator.example';
 
 const NAMES = [
   'device-004242.contoso.example', 'DEVICE-000424.contoso.example', 'gw17 100%_sure', 'gw17x 100 percent sure', "O'Brien & Söhne",
@@ -38,6 +37,8 @@ describe.each(dialects)('certificate and license name filters on %s', (dialect) 
   let database: TestDatabase;
   let app: FastifyInstance;
   const org: Record<string, string> = {};
+  /** The operator's supervisor (the factories'), who reads every list. */
+  let SUPERVISOR: string;
   let n = 0;
 
   const insertCertificate = async (organizationId: string, name: string) => {
@@ -111,9 +112,18 @@ describe.each(dialects)('certificate and license name filters on %s', (dialect) 
     database = await createTestDatabase(dialect);
     // Rows from before the index: the migration must index them.
     expect((await migrator(database.db).migrateTo(BEFORE_INDEX)).error).toBeUndefined();
-    await seedDemoData(database.db, START);
-    for (const o of await database.db.selectFrom('organizations').select(['organization_id', 'organization_name']).execute()) {
-      org[o.organization_name.split(' ')[0].toLowerCase()] = o.organization_id;
+    // A partner and its customer, made by the factories, with a few real certificates and licenses besides the named rows.
+    const make = factories({ db: database.db, clock: { now: () => START } });
+    const operator = await make.organization({ role: 'OPERATOR' });
+    SUPERVISOR = (await make.member(operator, { role: 'SUPERVISOR', scope: 'COOPERATION' })).email;
+    const northwind = await make.organization({ role: 'PARTNER', parent: operator, name: 'Northwind Networks' });
+    const contoso = await make.organization({ parent: northwind, name: 'Contoso' });
+    [org.northwind, org.contoso] = [northwind.id, contoso.id];
+    for (const o of [contoso, northwind]) {
+      for (const state of ['approved', 'requested'] as const) {
+        await make.certificate(o, state);
+        await make.license(o, state);
+      }
     }
     await insertBoth();
     expect((await migrator(database.db).migrateToLatest()).error).toBeUndefined();
