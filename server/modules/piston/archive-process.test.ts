@@ -12,9 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { openDatabase, type Db } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
-import { seedDemoData } from '../../demo/seed';
 import { createTestDatabase, testDialects } from '../../../test/support/databases';
 import { TEST_CONFIG, TestClock, signToken } from '../../../test/support/test-app';
+import { factories, type Certificate } from '../../../test/support/factories';
 import { CertsArchive } from './archive';
 import { archiveBuilderPid, buildCertsArchive, closeArchiveBuilder, setArchiveBuilderIdle } from './archive-builder';
 
@@ -43,6 +43,8 @@ describe.each(dialects)('certificate archive in a child process on %s', (dialect
   let app: FastifyInstance;
   let cleanup: () => Promise<void>;
   let headers: Record<string, string>;
+  /** An approved certificate in the archive (of the factories' customers), which the first test revokes. */
+  let revocable: Certificate;
 
   beforeAll(async () => {
     if (dialect === 'sqlite') {
@@ -58,10 +60,17 @@ describe.each(dialects)('certificate archive in a child process on %s', (dialect
       db = database.db;
       cleanup = database.drop;
     }
-    await seedDemoData(db, clock.now());
+    // Two customers of the factories with certificates in and out of the archive, and the operator's DevOps.
+    const make = factories({ db, clock });
+    const operator = await make.organization({ role: 'OPERATOR' });
+    const devops = await make.member(operator, { role: 'DEVOPS', scope: 'COOPERATION' });
+    for (const customer of [await make.organization({ parent: operator }), await make.organization({ parent: operator })]) {
+      for (const state of ['approved', 'approved', 'requested', 'expired', 'revoked'] as const) await make.certificate(customer, state);
+    }
+    revocable = await make.certificate(await make.organization({ parent: operator }), 'approved');
     app = await buildApp({ config: TEST_CONFIG, db, now: clock.now, logger: false });
     await app.ready();
-    const token = await signToken(db, { email: 'devops@operator.example', email_verified: true, name: 'devops' });
+    const token = await signToken(db, { email: devops.email, email_verified: true, name: 'devops' });
     headers = { authorization: `Bearer ${token}` };
     setArchiveBuilderIdle(300);
   });
@@ -98,7 +107,7 @@ describe.each(dialects)('certificate archive in a child process on %s', (dialect
     // A change the archive shows, built by a child that started from the kept pieces: the bytes of a build from nothing.
     await until(() => archiveBuilderPid(db) === undefined, 15_000, 'the idle child to exit');
     await db.updateTable('certificates').set({ date_revoked: clock.now().toISOString() })
-      .where('distinguished_name', '=', 'CN=edge-1.northwind.example,O=Northwind Networks,C=US').execute();
+      .where('distinguished_name', '=', revocable.dn).execute();
     const changed = await certs();
     const expected = await fromNothing();
     expect(changed.headers.etag).toBe(expected.etag);
