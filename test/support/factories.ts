@@ -55,7 +55,7 @@ export interface Certificate {
   pem: string;
 }
 
-export interface License {
+interface License {
   id: string;
   name: string;
   organization: string;
@@ -65,7 +65,7 @@ export interface License {
   successor?: string;
 }
 
-export interface Resource {
+interface Resource {
   id: string;
   name: string;
   ordinal: number;
@@ -79,7 +79,7 @@ export interface Resource {
  * (approved, not yet valid), expired (approved, ended yesterday), acknowledged (expired, expiry
  * acknowledged), revoked (approved, then revoked).
  */
-export type CertificateState = 'requested' | 'approved' | 'future' | 'expired' | 'acknowledged' | 'revoked';
+type CertificateState = 'requested' | 'approved' | 'future' | 'expired' | 'acknowledged' | 'revoked';
 
 /**
  * License states: requested, approved (valid now), future (approved, starts later), rejected,
@@ -87,14 +87,14 @@ export type CertificateState = 'requested' | 'approved' | 'future' | 'expired' |
  * 'No renew'), extension-requested (renewable, a renewal waits for approval), extended (expired,
  * the renewal approved).
  */
-export type LicenseState =
+type LicenseState =
   | 'requested' | 'approved' | 'future' | 'rejected' | 'renewable' | 'expired' | 'acknowledged' | 'extension-requested' | 'extended';
 
 type OrgRef = Org | string;
 const idOf = (o: OrgRef) => (typeof o === 'string' ? o : o.id);
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-export interface FactoryHost {
+interface FactoryHost {
   db: Db;
   clock?: { now(): Date };
 }
@@ -329,5 +329,5 @@ export function factories(host: FactoryHost) {
   return { organization, member, account, certificate, license, resource, journal, cooperation };
 }
 
-export type Factories = ReturnType<typeof factories>;
+type Factories = ReturnType<typeof factories>;
 export type Cooperation = Awaited<ReturnType<Factories['cooperation']>>;
