@@ -10,7 +10,7 @@ import { migrateToLatest } from '../../server/db/migrate';
 export type Dialect = 'sqlite' | 'postgres';
 
 /** The server to make throw-away databases on; its database itself is never written. */
-export const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const POSTGRES_ADMIN_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
