@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sortParam, type SortOf } from './lists';
 import { text } from './text';
 
 /** SPEC.md §3 "Audit record". */
@@ -16,6 +17,13 @@ export type AuditRecord = z.infer<typeof auditRecordSchema>;
  * refused (SPEC.md §5, DECISIONS.md "Journal"): limit 100 when 0 or less, at most 1000;
  * offset 0 when negative. Text that is no number at all is still a 400.
  */
+/**
+ * The journal sorts by time only: its records are numbered as they are written, and that order is
+ * read by key (docs/decisions.md "Journal pages by key") in either direction. Newest first without it.
+ */
+export const JOURNAL_SORTS = ['date_created'] as const;
+export type JournalSort = SortOf<(typeof JOURNAL_SORTS)[number]>;
+
 export const journalQuery = z.object({
   filter: text().max(200).optional(),
   offset: z.coerce
@@ -26,5 +34,6 @@ export const journalQuery = z.object({
     .number()
     .default(100)
     .transform((n) => (Math.trunc(n) <= 0 ? 100 : Math.min(Math.trunc(n), 1000))),
+  sort: sortParam(JOURNAL_SORTS),
 });
 export type JournalQuery = z.output<typeof journalQuery>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
+import { sortParam, type SortOf } from './lists';
 import { idText, text } from './text';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
 
@@ -29,10 +30,15 @@ export const organizationSchema = z.object({
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
+/** The field the organization list sorts by: the name (unique, so the order is total). */
+export const ORGANIZATION_SORTS = ['organization_name'] as const;
+export type OrganizationSort = SortOf<(typeof ORGANIZATION_SORTS)[number]>;
+
 export const organizationListQuery = z.object({
   filter: text().max(200).optional(),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
+  sort: sortParam(ORGANIZATION_SORTS),
 });
 
 /** Free text of a form: trimmed, and an empty text means "none" (null). */

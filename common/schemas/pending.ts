@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { certificateSummarySchema } from './certificate';
 import { licenseSchema } from './license';
+import { sortParam, type SortOf } from './lists';
 
 /** Rows per list on one page, as every list (ARCHITECTURE.md "Performance principles"). */
 export const PENDING_PAGE_SIZE = 100;
@@ -24,9 +25,17 @@ const offset = (list: string) =>
  * parameters are refused: a misspelled offset read as 0 would show the first page as if it were
  * the one asked for.
  */
+/** The fields each pending list sorts by (docs/decisions.md "Sorting"): those its table shows, but the organization. */
+export const PENDING_CERTIFICATE_SORTS = ['distinguished_name', 'date_not_before', 'date_not_after', 'date_created'] as const;
+export type PendingCertificateSort = SortOf<(typeof PENDING_CERTIFICATE_SORTS)[number]>;
+export const PENDING_LICENSE_SORTS = ['license_name', 'date_valid_from', 'date_valid_until', 'date_created'] as const;
+export type PendingLicenseSort = SortOf<(typeof PENDING_LICENSE_SORTS)[number]>;
+
 export const pendingQuery = z.strictObject({
   certificatesOffset: offset('certificates'),
   licensesOffset: offset('licenses'),
+  certificatesSort: sortParam(PENDING_CERTIFICATE_SORTS),
+  licensesSort: sortParam(PENDING_LICENSE_SORTS),
   limit: z
     .string()
     .regex(/^0*(?:[1-9]\d{0,2}|1000)$/, `a whole number from 1 to ${PENDING_MAX_LIMIT}`)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
+import { sortParam, type SortOf } from './lists';
 import { text } from './text';
 import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../enums';
 
@@ -69,6 +70,17 @@ export const resourceSchema = z.object({
   abilities: abilitiesOf('resource'),
 });
 export type Resource = z.infer<typeof resourceSchema>;
+
+/** The fields the resource lists sort by: the ordinal (the gateway's order, the default) or the name, then the ordinal. */
+export const RESOURCE_SORTS = ['ordinal', 'resource_name'] as const;
+export type ResourceSort = SortOf<(typeof RESOURCE_SORTS)[number]>;
+
+/** GET /api/resources?filter&sort and GET /api/organizations/{id}/resources?sort: the whole list, not paged. */
+export const resourceListQuery = z.object({
+  filter: text().max(200).optional(),
+  sort: sortParam(RESOURCE_SORTS),
+});
+export const organizationResourceListQuery = resourceListQuery.pick({ sort: true });
 
 /** Create and update payload; the server makes `resource_id` and ignores `organizations` here. */
 export const resourceInputSchema = strictBody({

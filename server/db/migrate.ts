@@ -17,6 +17,7 @@ import * as nameTextIndex from './migrations/20261123_0013_name_text_index';
 import * as journalTrigramStatistics from './migrations/20261123_0014_journal_trigram_statistics';
 import * as archiveVersions from './migrations/20261123_0015_archive_versions';
 import * as exportEpochNotify from './migrations/20261125_0016_export_epoch_notify';
+import * as sortIndexes from './migrations/20261126_0017_sort_indexes';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0014_journal_trigram_statistics': journalTrigramStatistics,
   '20261123_0015_archive_versions': archiveVersions,
   '20261125_0016_export_epoch_notify': exportEpochNotify,
+  '20261126_0017_sort_indexes': sortIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-/** Journal queries: one organization's records, newest first, a page at a time. */
+/** Journal queries: one organization's records, newest first (or oldest first), a page at a time. */
 import { sql, type ExpressionBuilder } from 'kysely';
 import { isPostgres, type Queryable } from '../../db/database';
 import type { Database } from '../../db/schema';
@@ -49,20 +49,24 @@ export async function journalSize(db: Queryable, organizationId: string): Promis
  * seek at any depth, and n is the total without counting.
  */
 async function pageByKey(db: Queryable, organizationId: string, query: JournalQuery, total: number) {
-  const rows = await db
-    .selectFrom('audit_records')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('sequence', '<=', total - query.offset)
-    .orderBy('sequence', 'desc')
-    .limit(query.limit)
-    .execute();
-  return page(rows, total);
+  let q = db.selectFrom('audit_records').select(COLUMNS).where('organization_id', '=', organizationId);
+  // Oldest first (sort=date_created): offset k starts after number k, bounded by n like the newest first.
+  q = oldestFirst(query)
+    ? q.where('sequence', '>', query.offset).where('sequence', '<=', total).orderBy('sequence', 'asc')
+    : q.where('sequence', '<=', total - query.offset).orderBy('sequence', 'desc');
+  return page(await q.limit(query.limit).execute(), total);
 }
 
 /**
+ * The journal's one order is its time (`sort=date_created`, `-date_created`, newest first without
+ * it): the order the records were written in, which is their number and their id (the trigger of
+ * migration 0005 draws both in step). Their times follow it unless the server's clock was set back.
+ */
+const oldestFirst = (query: JournalQuery) => query.sort === 'date_created';
+
+/**
  * With a filter, "contains" on the reason or the message, ignoring case (`containsIgnoringCase`):
- * 1. The newest `head` records, one index range: an organization with no more records, or a filter
+ * 1. The newest `head` records (oldest, for oldest first), one index range: an organization with no more records, or a filter
  *    common enough to fill the page among them, has its page here.
  * 2. A rarer filter of three characters or more: the trigram index names the candidates (migration
  *    0011) by the filter's rare trigrams, the same LIKE keeps the matches, and the page and the total
@@ -84,7 +88,13 @@ export async function listAuditRecords(
   const countAll = async () => Number((await filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const end = query.offset + query.limit;
 
-  const head = await filtered.select(COLUMNS).where('sequence', '>', size - tuning.head).orderBy('sequence', 'desc').execute();
+  // The head: the newest `head` records, or the oldest when the list starts with them.
+  const ascending = oldestFirst(query);
+  const direction = ascending ? 'asc' : 'desc';
+  const head = await (ascending
+    ? filtered.select(COLUMNS).where('sequence', '<=', Math.min(size, tuning.head)).orderBy('sequence', 'asc')
+    : filtered.select(COLUMNS).where('sequence', '>', size - tuning.head).orderBy('sequence', 'desc')
+  ).execute();
   if (size <= tuning.head) return page(head.slice(query.offset, end), head.length);
   if (head.length >= end) return page(head.slice(query.offset, end), await countAll());
 
@@ -97,7 +107,7 @@ export async function listAuditRecords(
       const rows = await filtered
         .where(narrow)
         .select([...COLUMNS, sql<number>`count(*) over ()`.as('total')])
-        .orderBy('record_id', 'desc')
+        .orderBy('record_id', direction)
         .offset(query.offset)
         .limit(query.limit)
         .execute();
@@ -106,7 +116,7 @@ export async function listAuditRecords(
     }
   }
 
-  const rows = await filtered.select(COLUMNS).orderBy('record_id', 'desc').offset(query.offset).limit(query.limit).execute();
+  const rows = await filtered.select(COLUMNS).orderBy('record_id', direction).offset(query.offset).limit(query.limit).execute();
   const complete = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
   return page(rows, complete ? query.offset + rows.length : await countAll());
 }

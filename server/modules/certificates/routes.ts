@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { certificateSchema, certificateSummarySchema, certificateUploadSchema } from '../../../common/schemas/certificate';
-import { statusListQuery } from '../../../common/schemas/lists';
+import { certificateListQuery } from '../../../common/schemas/lists';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
@@ -22,17 +22,17 @@ const descriptionBody = z.unknown().meta({ type: 'string', maxLength: 1000, desc
 export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['certificates'];
 
-  api.get('/certificates', { schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/certificates', { schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
-  api.get('/organizations/:id/certificates', { schema: { summary: 'List the certificates of an organization', operationId: 'listOrganizationCertificates', tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/organizations/:id/certificates', { schema: { summary: 'List the certificates of an organization', operationId: 'listOrganizationCertificates', tags, params: org, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 
   api.get(
     '/organizations/:id/members/:memberId/certificates',
-    { schema: { summary: 'List the certificates a member uploaded', operationId: 'listMemberCertificates', tags, params: org.extend({ memberId: idText() }), querystring: statusListQuery, response: { 200: list } } },
+    { schema: { summary: 'List the certificates a member uploaded', operationId: 'listMemberCertificates', tags, params: org.extend({ memberId: idText() }), querystring: certificateListQuery, response: { 200: list } } },
     async (request, reply) => {
       const { id, memberId } = request.params;
       return sendPage(reply, await service.listOwnedBy(api.db, actorOf(request), id, memberId, request.query, api.now()));

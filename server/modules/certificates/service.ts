@@ -9,7 +9,8 @@ import { abilitiesOn, OBJECT_ACTIONS, type Action, type Actor, type TargetOrgani
 import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
 import { certificateSummarySchema, descriptionSchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
-import type { StatusListQuery } from '../../../common/schemas/lists';
+import type { CertificateListQuery } from '../../../common/schemas/lists';
+import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
 import { readableOrganizationIds, rolesKey } from '../../access/tree';
@@ -75,23 +76,23 @@ async function encodePage(db: Queryable, actor: Actor & { epoch?: number }, rows
 /** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
 export async function pendingPage(
   db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
-  paging: { offset: number; limit: number },
+  paging: { offset: number; limit: number; sort?: PendingCertificateSort },
 ): Promise<JsonPage> {
   const { rows, total } = await repo.listPendingCertificates(db, organizations, kind, now, paging);
   return encodePage(db, actor, rows, total);
 }
 
-export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
+export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: CertificateListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
   return page(db, actor, [organizationId], query, now);
 }
 
 /** The admin list: certificates of every organization where the actor has an applying role. */
-export async function listForActor(db: Db, actor: RequestActor, query: StatusListQuery, now: Date) {
+export async function listForActor(db: Db, actor: RequestActor, query: CertificateListQuery, now: Date) {
   return page(db, actor, await readableOrganizationIds(db, actor), query, now);
 }
 
-export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: StatusListQuery, now: Date) {
+export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: CertificateListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
   await memberOf(db, organizationId, memberId);
   return page(db, actor, [organizationId], { ...query, owner_member_id: memberId }, now);

@@ -5,7 +5,9 @@ import type { Database, LicensesTable } from '../../db/schema';
 
 /** The tables a license query may join, with `l` the licenses. */
 type LicenseTables = Database & { l: LicensesTable };
-import type { StatusListQuery } from '../../../common/schemas/lists';
+import { sortColumn, type LicenseListQuery, type LicenseSort, type StatusListQuery } from '../../../common/schemas/lists';
+import type { PendingLicenseSort } from '../../../common/schemas/pending';
+import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
 import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
@@ -42,7 +44,28 @@ export const filterReadsClock = (query: StatusListQuery) => query.hideExpired ||
 /** The next instant a license enters or leaves its validity window. */
 export const nextValidityEdge = (db: Queryable, now: Date) => nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now);
 
-export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: StatusListQuery, now: Date) {
+/** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
+const SORT_COLUMNS = {
+  license_name: ['l.name_search'],
+  date_valid_from: ['l.date_valid_from'],
+  date_valid_until: ['l.date_valid_until'],
+  date_created: ['l.date_created'],
+  organization_name: ['o.organization_name', 'l.name_search'],
+} as const;
+
+/**
+ * A list's order: the sort asked for, or the usual one (one organization's by name, several by
+ * organization then name). Names are unique (`name_search`, migration 0002), so an order by name
+ * is total as it is; the others end with the license id. One organization's name is the same on
+ * every row, so there it is left out and its indexes give the order.
+ */
+function listOrder(sort: LicenseSort | PendingLicenseSort, oneOrganization: boolean): Order {
+  const { column, descending } = sortColumn(sort);
+  const columns: string[] = SORT_COLUMNS[column].filter((c) => !(oneOrganization && c === 'o.organization_name'));
+  return { columns: columns.at(-1) === 'l.name_search' ? columns : [...columns, 'l.license_id'], descending };
+}
+
+export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: LicenseListQuery, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
   // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
@@ -52,19 +75,18 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
     let f = q as SelectQueryBuilder<LicenseTables, 'l', object>;
     if (organizations !== 'all') f = f.where('l.organization_id', 'in', organizations);
     if (nameFilter) f = f.where(nameFilter);
-    if (query.hideExpired) f = f.where(status.notExpired(at));
+    if (query.hideExpired) f = f.where(mostlyTrue(db, status.notExpired(at)));
     if (query.hideRequests) f = f.where(status.decided());
     // "Valid" = approved and in force; everything else stays.
     if (query.hideValid) f = f.where(status.notValid(at));
     return f as Q;
   };
-  let page = filtered(selectLicenses(db));
-  // One organization: its name is the same on every row, so the index (organization, name) gives the order.
-  if (organizations === 'all' || organizations.length > 1) page = page.orderBy('o.organization_name');
+  const oneOrganization = organizations !== 'all' && organizations.length === 1;
+  const page = inOrder(filtered(selectLicenses(db)), listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization));
   const key = JSON.stringify(['licenses', organizationsKey(organizations), query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
   const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const [rows, total] = await Promise.all([
-    page.orderBy('l.name_search').offset(query.offset).limit(query.limit).execute(),
+    page.offset(query.offset).limit(query.limit).execute(),
     cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now) : undefined),
   ]);
   return { rows, total };
@@ -140,19 +162,22 @@ export async function listPendingLicenses(
   organizations: 'all' | string[],
   kind: 'approval' | 'acknowledgement',
   now: Date,
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; sort?: PendingLicenseSort },
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   // The id after the date makes the order total, so pages neither overlap nor skip a row.
-  const order = kind === 'approval' ? ('l.date_created' as const) : ('l.date_valid_until' as const);
+  // Approvals have a partial index in each order (migrations 0009, 0017); acknowledgements only in
+  // the end of validity's, whose range holds the expired rows: in another order, those are sorted.
+  const sort = page.sort ?? (kind === 'approval' ? 'date_created' : 'date_valid_until');
+  const order = { ...listOrder(sort, false), sortFound: kind === 'acknowledgement' && sortColumn(sort).column !== 'date_valid_until' };
   const pending = () => {
     let q = db.selectFrom('licenses as l');
     if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
     return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
   };
-  const keys = pending().select('l.license_id').orderBy(order).orderBy('l.license_id').offset(page.offset).limit(page.limit);
+  const keys = inOrder(pending().select('l.license_id'), order).offset(page.offset).limit(page.limit);
   const [rows, count] = await Promise.all([
-    selectLicenses(db).where('l.license_id', 'in', keys).orderBy(order).orderBy('l.license_id').execute(),
+    inOrder(selectLicenses(db).where('l.license_id', 'in', keys), order).execute(),
     pending().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuery } from '../../../common/schemas/license';
-import { statusListQuery } from '../../../common/schemas/lists';
+import { licenseListQuery } from '../../../common/schemas/lists';
 import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
@@ -24,7 +24,7 @@ const renewQuery = versionQuery.extend({ today: text().max(40).optional() });
 export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
 
-  api.get('/licenses', { schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/licenses', { schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
@@ -44,7 +44,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
       reply.type('application/x-pem-file').send(licensePublicKeyPem(api.masterSecret)),
   );
 
-  api.get('/organizations/:id/licenses', { schema: { summary: 'List the licenses of an organization', operationId: 'listOrganizationLicenses', tags, params: org, querystring: statusListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/organizations/:id/licenses', { schema: { summary: 'List the licenses of an organization', operationId: 'listOrganizationLicenses', tags, params: org, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 

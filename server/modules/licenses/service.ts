@@ -10,7 +10,8 @@ import type { LicensesTable } from '../../db/schema';
 import type { RequestActor } from '../../auth/actor';
 import type { Action, Actor } from '../../../common/policy';
 import { abilitiesIn } from '../../access/abilities';
-import type { StatusListQuery } from '../../../common/schemas/lists';
+import type { LicenseListQuery } from '../../../common/schemas/lists';
+import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { DAY } from '../../../common/dates';
 import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
@@ -75,14 +76,15 @@ export function licensePage(rows: LicenseRow[], total: number, now: Date, may: (
 
 /** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
 export async function pendingPage(
-  db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, paging: { offset: number; limit: number },
+  db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
+  paging: { offset: number; limit: number; sort?: PendingLicenseSort },
 ): Promise<JsonPage> {
   const { rows, total } = await repo.listPendingLicenses(db, organizations, kind, now, paging);
   return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
 }
 
 /** One page of licenses as JSON, kept per data epoch (db/page-cache.ts). */
-async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: StatusListQuery, now: Date): Promise<JsonPage> {
+async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: LicenseListQuery, now: Date): Promise<JsonPage> {
   const epoch = await readDataEpoch(db, actor);
   // The rows' abilities are the same for everyone with the caller's assignments.
   const key = `licenses ${organizationsKey(organizations)} ${rolesKey(actor)} ${queryKey(query)}`;
@@ -92,13 +94,13 @@ async function page(db: Db, actor: RequestActor, organizations: 'all' | string[]
   }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
 }
 
-export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: StatusListQuery, now: Date) {
+export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: LicenseListQuery, now: Date) {
   await authorize(db, actor, 'read', organizationId);
   return page(db, actor, [organizationId], query, now);
 }
 
 /** The admin list: licenses of every organization where the actor has an applying role. */
-export async function listForActor(db: Db, actor: RequestActor, query: StatusListQuery, now: Date) {
+export async function listForActor(db: Db, actor: RequestActor, query: LicenseListQuery, now: Date) {
   return page(db, actor, await readableOrganizationIds(db, actor), query, now);
 }
 

@@ -3,7 +3,9 @@ import type { Updateable } from 'kysely';
 import type { Queryable } from '../../db/database';
 import type { MembersTable } from '../../db/schema';
 import type { Role, Scope } from '../../../common/enums';
-import type { MemberListQuery } from '../../../common/schemas/member';
+import type { MemberListQuery, MemberSort } from '../../../common/schemas/member';
+import { sortColumn } from '../../../common/schemas/lists';
+import { inOrder, type Order } from '../../db/sort';
 import { containsIgnoringCase } from '../../db/text-filter';
 import { cachedTotal, organizationsKey } from '../../db/count-cache';
 
@@ -19,7 +21,24 @@ function selectMembers(db: Queryable) {
 
 export type MemberRowWithOrganization = NonNullable<Awaited<ReturnType<typeof findMember>>>;
 
-/** One page of members of the given organizations ('all' for operator-wide lists), by name then email. */
+/**
+ * The columns of each sort (docs/decisions.md "Sorting"), each ending with the email (unique): by name
+ * (the usual order) from members_list (organization, name, email) and members_name; by email from
+ * members_sort_email (migration 0017) and the email's unique index; by organization, the organizations
+ * by their unique name and each one's members from members_list.
+ */
+const SORT_COLUMNS = {
+  name: ['m.name', 'm.member_email'],
+  member_email: ['m.member_email'],
+  organization_name: ['o.organization_name', 'm.name', 'm.member_email'],
+} as const;
+
+function listOrder(sort: MemberSort = 'name', oneOrganization: boolean): Order {
+  const { column, descending } = sortColumn(sort);
+  return { columns: SORT_COLUMNS[column].filter((c) => !(oneOrganization && c === 'o.organization_name')), descending };
+}
+
+/** One page of members of the given organizations ('all' for operator-wide lists), by name then email unless sorted otherwise. */
 export async function listMembers(db: Queryable, organizations: 'all' | string[], query: MemberListQuery) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   let q = selectMembers(db);
@@ -29,7 +48,7 @@ export async function listMembers(db: Queryable, organizations: 'all' | string[]
   if (filter) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'm.name', filter), containsIgnoringCase(db, 'm.member_email', filter)]));
   const count = async () => Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const [rows, total] = await Promise.all([
-    q.orderBy('m.name').orderBy('m.member_email').offset(query.offset).limit(query.limit).execute(),
+    inOrder(q, listOrder(query.sort, organizations !== 'all' && organizations.length === 1)).offset(query.offset).limit(query.limit).execute(),
     cachedTotal(db, JSON.stringify(['members', organizationsKey(organizations), filter]), new Date(), count),
   ]);
   return { rows, total };

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/database';
 import type { OrganizationRow, OrganizationsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/text-filter';
 import { cachedTotal, organizationsKey } from '../../db/count-cache';
+import type { OrganizationSort } from '../../../common/schemas/organization';
 
 export type OrganizationWithParent = OrganizationRow & { parent_organization_name: string | null; domains: string[] };
 
@@ -29,7 +30,7 @@ async function withDomains(db: Queryable, rows: Array<OrganizationRow & { parent
 export async function listOrganizations(
   db: Queryable,
   readable: 'all' | string[],
-  { filter, offset, limit }: { filter?: string; offset: number; limit: number },
+  { filter, offset, limit, sort }: { filter?: string; offset: number; limit: number; sort?: OrganizationSort },
 ): Promise<{ rows: OrganizationWithParent[]; total: number }> {
   if (readable !== 'all' && readable.length === 0) return { rows: [], total: 0 };
   let query = selectOrganizations(db);
@@ -37,7 +38,8 @@ export async function listOrganizations(
   if (filter?.trim()) query = query.where(containsIgnoringCase(db, 'o.organization_name', filter));
   const count = async () => Number((await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const [rows, total] = await Promise.all([
-    query.orderBy('o.organization_name').offset(offset).limit(limit).execute(),
+    // Names are unique: the order is total, read from their unique index either way.
+    query.orderBy('o.organization_name', sort === '-organization_name' ? 'desc' : 'asc').offset(offset).limit(limit).execute(),
     cachedTotal(db, JSON.stringify(['organizations', organizationsKey(readable), filter?.trim()]), new Date(), count),
   ]);
   return { rows: await withDomains(db, rows), total };

@@ -8,7 +8,7 @@ import type { Db, Queryable } from '../../db/database';
 import type { OrganizationsTable } from '../../db/schema';
 import { abilitiesOn, applies, can, OBJECT_ACTIONS, organizationRefusal, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
 import { z } from 'zod';
-import { organizationSchema, type Organization, type OrganizationCreate, type OrganizationUpdate } from '../../../common/schemas/organization';
+import { organizationSchema, type Organization, type OrganizationCreate, type OrganizationSort, type OrganizationUpdate } from '../../../common/schemas/organization';
 import type { RequestActor } from '../../auth/actor';
 import type { OrganizationWithParent } from './repository';
 import * as repo from './repository';
@@ -47,7 +47,7 @@ const organizations = z.array(organizationSchema);
  * Each shows the actor's own applying roles, so the key names the actor (a role change moves the epoch).
  */
 export async function listForActor(
-  db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number; member_id: string }, query: { filter?: string; offset: number; limit: number },
+  db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number; member_id: string }, query: { filter?: string; offset: number; limit: number; sort?: OrganizationSort },
 ): Promise<JsonPage> {
   const [epoch, readable] = await Promise.all([readDataEpoch(db, actor), readableOrganizationIds(db, actor)]);
   const key = `organizations ${actor.member_id} ${organizationsKey(readable)} ${queryKey(query)}`;

@@ -294,7 +294,7 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     const doc = (await t.app.inject('/api/docs/json')).json();
     for (const path of ['/api/approve', '/api/acknowledge']) {
       const op = doc.paths[path].get;
-      expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['certificatesOffset', 'licensesOffset', 'limit']);
+      expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['certificatesOffset', 'certificatesSort', 'licensesOffset', 'licensesSort', 'limit']);
       const body = op.responses['200'].content['application/json'].schema;
       expect(Object.keys(body.properties).sort()).toEqual(['certificates', 'certificates_total', 'licenses', 'licenses_total']);
     }

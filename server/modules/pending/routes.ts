@@ -22,7 +22,7 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
           tags: ['pending'],
           summary: `Pending ${kind}s: one page of each list with its total`,
           operationId: kind === 'approval' ? 'listPendingApprovals' : 'listPendingAcknowledgements',
-          description: `${DESCRIPTIONS[kind]} In the organizations where the caller has a role. Each list is paged on its own (certificatesOffset, licensesOffset) with one page size (limit); certificates_total and licenses_total count every waiting row. Without parameters: the first ${PENDING_PAGE_SIZE} of each.`,
+          description: `${DESCRIPTIONS[kind]} In the organizations where the caller has a role. Each list is paged (certificatesOffset, licensesOffset) and sorted (certificatesSort, licensesSort) on its own, with one page size (limit); certificates_total and licenses_total count every waiting row. Without parameters: the first ${PENDING_PAGE_SIZE} of each.`,
           querystring: pendingQuery,
           response: { 200: pendingSchema },
         },

@@ -24,14 +24,14 @@ export async function pendingJson(db: Queryable, actor: Actor & { epoch?: number
   // The epoch first: a page kept for it was read after it moved there.
   const [organizations, epoch] = await Promise.all([readableOrganizationIds(db, actor), readDataEpoch(db, actor)]);
   // The rows' abilities are the same for everyone with the caller's assignments.
-  const key = (list: string, offset: number) => `${kind} ${list} ${organizationsKey(organizations)} ${rolesKey(actor)} ${offset} ${query.limit}`;
+  const key = (list: string, offset: number, sort = '') => `${kind} ${list} ${organizationsKey(organizations)} ${rolesKey(actor)} ${offset} ${query.limit} ${sort}`;
   // Approvals do not read the clock; acknowledgements change when the next row expires.
   const until = (list: 'certificates' | 'licenses') => (kind === 'acknowledgement' ? () => nextExpiry(db, list, now) : undefined);
   const [certificatePage, licensePage] = await Promise.all([
-    cachedPage(db, epoch, key('certificates', query.certificatesOffset), now, () =>
-      certificates.pendingPage(db, actor, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit }), until('certificates')),
-    cachedPage(db, epoch, key('licenses', query.licensesOffset), now, () =>
-      licenses.pendingPage(db, actor, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit }), until('licenses')),
+    cachedPage(db, epoch, key('certificates', query.certificatesOffset, query.certificatesSort), now, () =>
+      certificates.pendingPage(db, actor, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit, sort: query.certificatesSort }), until('certificates')),
+    cachedPage(db, epoch, key('licenses', query.licensesOffset, query.licensesSort), now, () =>
+      licenses.pendingPage(db, actor, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit, sort: query.licensesSort }), until('licenses')),
   ]);
   // Bytes, not text: 100 kB of text would be encoded to UTF-8 again on every call. The whole answer
   // is kept with the certificate page too, while the license page is the same: a call allocates nothing.

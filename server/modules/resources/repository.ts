@@ -2,7 +2,9 @@
 import type { Queryable } from '../../db/database';
 import type { Insertable, Updateable } from 'kysely';
 import type { ResourceRow, ResourcesTable } from '../../db/schema';
-import type { Resource } from '../../../common/schemas/resource';
+import type { Resource, ResourceSort } from '../../../common/schemas/resource';
+import { sortColumn } from '../../../common/schemas/lists';
+import { inOrder, type Order } from '../../db/sort';
 
 /** A resource as stored, with its grants; the service adds what the caller may do to it. */
 export type ResourceRecord = Omit<Resource, 'abilities'>;
@@ -23,14 +25,23 @@ async function withOrganizations(db: Queryable, rows: ResourceRow[]): Promise<Re
   }));
 }
 
-export async function listResources(db: Queryable, filter?: string): Promise<ResourceRecord[]> {
-  let q = db.selectFrom('resources').selectAll();
-  if (filter?.trim()) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'resource_name', filter), containsIgnoringCase(db, 'path_pattern', filter)]));
-  return withOrganizations(db, await q.orderBy('ordinal').execute());
+/**
+ * The catalogue's order: by ordinal (unique; the gateway's order, the usual one), or by name then
+ * ordinal (resources_sort_name, migration 0017). The lists are not paged: the catalogue is short.
+ */
+function listOrder(sort: ResourceSort = 'ordinal'): Order {
+  const { column, descending } = sortColumn(sort);
+  return { columns: column === 'ordinal' ? ['r.ordinal'] : ['r.resource_name', 'r.ordinal'], descending };
+}
+
+export async function listResources(db: Queryable, filter?: string, sort?: ResourceSort): Promise<ResourceRecord[]> {
+  let q = db.selectFrom('resources as r').selectAll('r');
+  if (filter?.trim()) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'r.resource_name', filter), containsIgnoringCase(db, 'r.path_pattern', filter)]));
+  return withOrganizations(db, await inOrder(q, listOrder(sort)).execute());
 }
 
 /** What an organization may use: PUBLIC and DEFAULT ones, and RESTRICTED ones granted to it. */
-export async function listResourcesOf(db: Queryable, organizationId: string): Promise<ResourceRecord[]> {
+export async function listResourcesOf(db: Queryable, organizationId: string, sort?: ResourceSort): Promise<ResourceRecord[]> {
   const rows = await db
     .selectFrom('resources as r')
     .selectAll('r')
@@ -40,7 +51,7 @@ export async function listResourcesOf(db: Queryable, organizationId: string): Pr
         eb.exists(eb.selectFrom('resource_grants as g').select('g.resource_id').whereRef('g.resource_id', '=', 'r.resource_id').where('g.organization_id', '=', organizationId)),
       ]),
     )
-    .orderBy('r.ordinal')
+    .$call((q) => inOrder(q, listOrder(sort)))
     .execute();
   return withOrganizations(db, rows);
 }

@@ -1,7 +1,7 @@
 /** Resource routes (SPEC.md §7). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resourceInputSchema, resourceSchema } from '../../../common/schemas/resource';
+import { organizationResourceListQuery, resourceInputSchema, resourceListQuery, resourceSchema } from '../../../common/schemas/resource';
 import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
@@ -12,12 +12,12 @@ const organizationQuery = z.object({ organization: text().min(1, 'is required').
 export const resourceRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['resources'];
 
-  api.get('/resources', { schema: { summary: 'List the resources catalogue', operationId: 'listResources', tags, querystring: z.object({ filter: text().max(200).optional() }), response: { 200: z.array(resourceSchema) } } }, async (request) =>
-    service.listResources(api.db, actorOf(request), request.query.filter),
+  api.get('/resources', { schema: { summary: 'List the resources catalogue', operationId: 'listResources', tags, querystring: resourceListQuery, response: { 200: z.array(resourceSchema) } } }, async (request) =>
+    service.listResources(api.db, actorOf(request), request.query),
   );
 
-  api.get('/organizations/:id/resources', { schema: { summary: 'List the resources an organization may download', operationId: 'listOrganizationResources', tags, params: id, response: { 200: z.array(resourceSchema) } } }, async (request) =>
-    service.listForOrganization(api.db, actorOf(request), request.params.id),
+  api.get('/organizations/:id/resources', { schema: { summary: 'List the resources an organization may download', operationId: 'listOrganizationResources', tags, params: id, querystring: organizationResourceListQuery, response: { 200: z.array(resourceSchema) } } }, async (request) =>
+    service.listForOrganization(api.db, actorOf(request), request.params.id, request.query.sort),
   );
 
   api.get('/resources/:id', { schema: { summary: 'Get a resource', operationId: 'getResource', tags, params: id, response: { 200: resourceSchema } } }, async (request) =>

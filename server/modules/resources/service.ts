@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
 import { can, canOnOperator, resourceAbilities, type Action } from '../../../common/policy';
-import type { Resource, ResourceInput } from '../../../common/schemas/resource';
+import type { Resource, ResourceInput, ResourceSort } from '../../../common/schemas/resource';
 import { authorize, authorizeGlobal, authorizeOperator } from '../../access/authorize';
 import { CATALOGUE_REFUSAL } from '../../access/target-guard';
 import { loadTarget } from '../../access/tree';
@@ -30,9 +30,9 @@ function requireOnOperator(actor: RequestActor, action: Action) {
   return authorizeOperator(actor, action, 'Your roles do not allow this here.');
 }
 
-export async function listResources(db: Db, actor: RequestActor, filter?: string) {
+export async function listResources(db: Db, actor: RequestActor, query: { filter?: string; sort?: ResourceSort }) {
   requireOperatorStaff(actor);
-  return (await repo.listResources(db, filter)).map((r) => shown(actor, r));
+  return (await repo.listResources(db, query.filter, query.sort)).map((r) => shown(actor, r));
 }
 
 export async function getResource(db: Db, actor: RequestActor, resourceId: string) {
@@ -42,9 +42,9 @@ export async function getResource(db: Db, actor: RequestActor, resourceId: strin
   return shown(actor, resource);
 }
 
-export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string) {
+export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, sort?: ResourceSort) {
   await authorize(db, actor, 'read', organizationId);
-  return (await repo.listResourcesOf(db, organizationId)).map((r) => shown(actor, r));
+  return (await repo.listResourcesOf(db, organizationId, sort)).map((r) => shown(actor, r));
 }
 
 async function checkOrdinal(db: Queryable, ordinal: number, exceptId?: string) {
