@@ -26,7 +26,7 @@ if (stale) {
 
 // The server runs from its bundle (scripts/build-server.mjs), built afresh each time: plain Node
 // starts it in a fraction of the time the TypeScript loader takes.
-const { buildServer } = await import('./build-server.mjs');
-const server = spawn(process.execPath, ['--enable-source-maps', await buildServer()], { cwd: root, stdio: 'inherit' });
+const { buildServer, SERVER_NODE_ARGS } = await import('./build-server.mjs');
+const server = spawn(process.execPath, [...SERVER_NODE_ARGS, await buildServer()], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

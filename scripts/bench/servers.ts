@@ -86,13 +86,14 @@ async function startProcess(args: string[], port: number, env: Record<string, st
 }
 
 /** The portal as `npm start` runs it: its bundle (scripts/build-server.mjs), built once per bench run. */
-let bundle: Promise<string> | undefined;
+let bundle: Promise<{ file: string; args: string[] }> | undefined;
 
 export async function startPortal(port: number, databaseEnv: Record<string, string>): Promise<ServerProcess> {
-  bundle ??= import('../build-server.mjs').then((m) => m.buildServer());
+  bundle ??= import('../build-server.mjs').then(async (m) => ({ file: await m.buildServer(), args: m.SERVER_NODE_ARGS }));
   // BENCH_CPU_PROF=1: each portal writes a V8 CPU profile into bench-results/profiles when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench-results/profiles')}`] : [];
-  return startProcess([...profile, '--enable-source-maps', await bundle], port, {
+  const { file, args } = await bundle;
+  return startProcess([...profile, ...args, file], port, {
     ...databaseEnv,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
