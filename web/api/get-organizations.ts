@@ -1,4 +1,4 @@
-/** GET /api/organizations?filter&offset&limit: the organizations the caller may read, X-Total-Count (SPEC.md §7). */
+/** GET /api/organizations?filter&sort&offset&limit: the organizations the caller may read, X-Total-Count (SPEC.md §7). */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Organization } from '../../common/schemas/organization';
 import { apiList } from '../lib/api';

@@ -5,8 +5,11 @@
  * the resources page and the admin screens alike. One call and one query key each, so every
  * reader shares one cache entry and every change (admin mutations) shows everywhere.
  */
+import type { OrganizationSort } from '../../common/schemas/organization';
+
 export interface OrganizationListQuery {
   filter?: string;
+  sort?: OrganizationSort;
   offset?: number;
   limit?: number;
 }

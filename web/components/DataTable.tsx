@@ -9,9 +9,15 @@
  * Plain elements with Mantine's table look, not Mantine's Table: that brings its ScrollContainer,
  * and with it ScrollArea and floating-ui (about 20 KB gzipped), and a Mantine component per cell
  * costs render time on a page of 100 rows (the certificate list is a first screen).
+ *
+ * Sorted by the server (docs/decisions.md "Sorting"): a column with a `sort` field has a button in
+ * its header (pressed: ascending, pressed again: descending) and the header of the column the rows
+ * are sorted by says so (`aria-sort`) and shows an arrow. On phones, where the headers are hidden,
+ * a native select above the cards offers the same orders.
  */
 import type { CSSProperties, Key, ReactNode } from 'react';
-import { VisuallyHidden } from '@mantine/core';
+import { NativeSelect, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import classes from './DataTable.module.css';
 
 export interface DataColumn<T> {
@@ -34,6 +40,19 @@ export interface DataColumn<T> {
   align?: 'end';
   /** A header for screen readers only (a column of buttons); its cells get no label on phones. */
   headerHidden?: boolean;
+  /** The field of the API's `sort` that orders the rows by this column (the list's own sorts). */
+  sort?: string;
+}
+
+/** The list's order (useListSort): a field ascending, `-field` descending, and how to change it. */
+export interface TableSort {
+  order: string;
+  onSort: (sort: string) => void;
+  /**
+   * The list's usual order when no column shows it (resources by ordinal, without an ordinal column):
+   * offered in the phone's select, and where a header's descending order goes next.
+   */
+  usual?: { order: string; label: string };
 }
 
 export interface DataTableProps<T> {
@@ -50,58 +69,130 @@ export interface DataTableProps<T> {
   fixedLayout?: boolean;
   /** Less space between rows (Mantine's verticalSpacing "xs"), for long lists of one-line rows. */
   dense?: boolean;
+  /** The order of the rows, for a list whose columns have `sort` fields. */
+  sort?: TableSort;
 }
 
 const cellClass = (column: DataColumn<unknown>) =>
   [column.nowrap && classes.nowrap, column.breakAnywhere && 'break-anywhere', column.align === 'end' && classes.end].filter(Boolean).join(' ') || undefined;
 
-export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop, fixedLayout, dense }: DataTableProps<T>) {
-  const style = { '--data-table-min-width': `${minWidth / 16}rem` } as CSSProperties;
+/** Where a column stands in the order: not sorted by it, or ascending or descending. */
+function directionOf(column: DataColumn<unknown>, sort: TableSort | undefined): 'ascending' | 'descending' | undefined {
+  if (!column.sort || !sort) return undefined;
+  if (sort.order === column.sort) return 'ascending';
+  return sort.order === `-${column.sort}` ? 'descending' : undefined;
+}
+
+/**
+ * A sortable column's header: its name as a button that sorts by it, ascending first, then the other
+ * way (then the usual order, when no column shows it).
+ */
+function SortButton({ column, sort }: { column: DataColumn<unknown>; sort: TableSort }) {
+  const direction = directionOf(column, sort);
+  const Arrow = direction === 'ascending' ? IconArrowUp : direction === 'descending' ? IconArrowDown : IconArrowsSort;
   return (
-    // Focusable and named: the keyboard reaches columns out of view too (WCAG 2.1.1).
-    <div className={classes.scroll} tabIndex={0} role="region" aria-label={label}>
-      <table
-        className={classes.table}
-        role="table"
-        aria-label={label}
-        style={style}
-        data-align-top={alignTop || undefined}
-        data-fixed={fixedLayout || undefined}
-        data-dense={dense || undefined}
+    <>
+      {/* Phones: the header is read, not pressed (the select above the cards sorts). */}
+      <span className={classes.phoneHeader}>{column.header}</span>
+      <UnstyledButton
+        className={classes.sortButton}
+        data-active={direction ? true : undefined}
+        onClick={() => sort.onSort(direction === 'ascending' ? `-${column.sort}` : direction === 'descending' && sort.usual ? sort.usual.order : column.sort!)}
       >
-        <thead role="rowgroup">
-          <tr role="row">
-            {columns.map((column) => (
-              <th key={column.header} scope="col" role="columnheader" style={column.width ? { width: column.width } : undefined} className={column.align === 'end' ? classes.end : undefined}>
-                {column.headerHidden ? <VisuallyHidden component="span">{column.header}</VisuallyHidden> : column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody role="rowgroup">
-          {rows.map((row) => (
-            <tr key={rowKey(row)} role="row">
-              {columns.map((column) =>
-                column.rowHeader ? (
-                  <th key={column.header} scope="row" role="rowheader" className={cellClass(column as DataColumn<unknown>)}>
-                    {column.cell(row)}
-                  </th>
-                ) : (
-                  <td
-                    key={column.header}
-                    role="cell"
-                    data-label={column.unlabelled || column.headerHidden ? undefined : column.header}
-                    className={cellClass(column as DataColumn<unknown>)}
-                  >
-                    {/* One box beside the label on phones, whatever the cell holds. */}
-                    <div className={classes.value}>{column.cell(row)}</div>
-                  </td>
-                ),
-              )}
+        {column.header}
+        <Arrow size={14} stroke={2} aria-hidden className={classes.sortIcon} />
+      </UnstyledButton>
+    </>
+  );
+}
+
+/** Phones: every order of the sortable columns, both ways, in a native select above the cards. */
+function PhoneSort({ label, columns, sort }: { label: string; columns: DataColumn<unknown>[]; sort: TableSort }) {
+  const data = [
+    ...(sort.usual ? [{ value: sort.usual.order, label: sort.usual.label }] : []),
+    ...columns
+      .filter((column) => column.sort)
+      .flatMap((column) => [
+        { value: column.sort!, label: `${column.header}, ascending` },
+        { value: `-${column.sort}`, label: `${column.header}, descending` },
+      ]),
+  ];
+  return (
+    <NativeSelect
+      className={classes.phoneSort}
+      label={`Sort ${label.toLowerCase()} by`}
+      size="sm"
+      data={data}
+      value={sort.order}
+      onChange={(event) => sort.onSort(event.currentTarget.value)}
+    />
+  );
+}
+
+export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop, fixedLayout, dense, sort }: DataTableProps<T>) {
+  const style = { '--data-table-min-width': `${minWidth / 16}rem` } as CSSProperties;
+  const sortable = sort && columns.some((column) => column.sort) ? sort : undefined;
+  return (
+    <>
+      {sortable ? <PhoneSort label={label} columns={columns as DataColumn<unknown>[]} sort={sortable} /> : null}
+      {/* Focusable and named: the keyboard reaches columns out of view too (WCAG 2.1.1). */}
+      <div className={classes.scroll} tabIndex={0} role="region" aria-label={label}>
+        <table
+          className={classes.table}
+          role="table"
+          aria-label={label}
+          style={style}
+          data-align-top={alignTop || undefined}
+          data-fixed={fixedLayout || undefined}
+          data-dense={dense || undefined}
+        >
+          <thead role="rowgroup">
+            <tr role="row">
+              {columns.map((column) => (
+                <th
+                  key={column.header}
+                  scope="col"
+                  role="columnheader"
+                  aria-sort={directionOf(column as DataColumn<unknown>, sortable)}
+                  style={column.width ? { width: column.width } : undefined}
+                  className={column.align === 'end' ? classes.end : undefined}
+                >
+                  {column.headerHidden ? (
+                    <VisuallyHidden component="span">{column.header}</VisuallyHidden>
+                  ) : sortable && column.sort ? (
+                    <SortButton column={column as DataColumn<unknown>} sort={sortable} />
+                  ) : (
+                    column.header
+                  )}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody role="rowgroup">
+            {rows.map((row) => (
+              <tr key={rowKey(row)} role="row">
+                {columns.map((column) =>
+                  column.rowHeader ? (
+                    <th key={column.header} scope="row" role="rowheader" className={cellClass(column as DataColumn<unknown>)}>
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td
+                      key={column.header}
+                      role="cell"
+                      data-label={column.unlabelled || column.headerHidden ? undefined : column.header}
+                      className={cellClass(column as DataColumn<unknown>)}
+                    >
+                      {/* One box beside the label on phones, whatever the cell holds. */}
+                      <div className={classes.value}>{column.cell(row)}</div>
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

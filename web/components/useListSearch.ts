@@ -1,12 +1,14 @@
 /**
- * The filters and page of a list kept in the URL query, so a reload, a bookmark or the back button
- * shows the same rows (docs/decisions.md "List filters"). Changing a filter goes back to the first
- * page; each change is a history entry, so Back undoes it. Two kinds of list use it:
- * - a text filter, `?filter=anna&page=2` (members, journal, admin users and organizations);
- * - the status lists of SPEC.md §2, `?name=lab&hideExpired=true&page=2` (certificates, licenses).
+ * The filters, order and page of a list kept in the URL query, so a reload, a bookmark or the back
+ * button shows the same rows (docs/decisions.md "List filters", "Sorting"). Changing a filter or the
+ * order goes back to the first page; each change is a history entry, so Back undoes it. Two kinds of
+ * list use it:
+ * - a text filter, `?filter=anna&sort=member_email&page=2` (members, journal, admin users and organizations);
+ * - the status lists of SPEC.md §2, `?name=lab&hideExpired=true&sort=-date_not_after&page=2` (certificates, licenses).
  */
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import type { SortOf } from '../../common/schemas/lists';
 
 /** Filters to set; an empty text or a false toggle leaves the URL. */
 type FilterPatch = Record<string, string | boolean | undefined>;
@@ -62,7 +64,39 @@ function useListQuery(pageSize: number) {
   return { params, page, offset: (page - 1) * pageSize, setFilters, setPage };
 }
 
-/** A list filtered by one text, `?filter=`. */
+/**
+ * The order the URL asks for (`?sort=-date_not_after`) if it is one the list has (common/schemas:
+ * the API's own list), else none: the list's usual order, rather than a 400 for an edited address.
+ */
+export function sortIn<C extends string>(params: URLSearchParams, columns: readonly C[], param = 'sort'): SortOf<C> | undefined {
+  const value = params.get(param);
+  if (!value) return undefined;
+  return (columns as readonly string[]).includes(value.startsWith('-') ? value.slice(1) : value) ? (value as SortOf<C>) : undefined;
+}
+
+/**
+ * A list's order in the URL: `sort` for the request (none: the server's usual order), `order` for
+ * the table (the usual one when the URL names none), and `setSort`, which goes back to the first
+ * page and leaves the usual order out of the URL. `param` and `pageParam` name them where a screen
+ * has several lists (the pending tasks).
+ */
+export function useListSort<C extends string>(columns: readonly C[], usual: SortOf<C>, param = 'sort', pageParam = 'page') {
+  const [params, setParams] = useSearchParams();
+  const sort = sortIn(params, columns, param);
+  const setSort = useCallback(
+    (next: string) => {
+      const query = currentParams();
+      if (next === usual) query.delete(param);
+      else query.set(param, next);
+      query.delete(pageParam);
+      setParams(query);
+    },
+    [usual, param, pageParam, setParams],
+  );
+  return { sort, order: sort ?? usual, setSort };
+}
+
+/** A list filtered by one text, `?filter=` (its order: useListSort). */
 export function useListSearch(pageSize: number) {
   const { params, page, offset, setFilters, setPage } = useListQuery(pageSize);
   const filter = params.get('filter') ?? '';
@@ -80,11 +114,12 @@ type StatusFilters = {
 export type StatusFlag = 'hideExpired' | 'hideRequests' | 'hideValid';
 
 /** What the list calls send: empty filters are left out of the request. */
-export interface StatusListRequest {
+export interface StatusListRequest<S extends string = string> {
   name?: string;
   hideExpired?: boolean;
   hideRequests?: boolean;
   hideValid?: boolean;
+  sort?: S;
   offset: number;
   limit: number;
 }
@@ -95,19 +130,20 @@ const on = (value: string | null) => value === 'true' || value === '1';
  * The request of a status list for a query string: what useStatusListSearch asks for, and what a
  * route asks for ahead of rendering (web/router.tsx), the same query key.
  */
-export function statusListRequest(params: URLSearchParams, pageSize: number): StatusListRequest {
+export function statusListRequest<C extends string>(params: URLSearchParams, pageSize: number, sorts: readonly C[]): StatusListRequest<SortOf<C>> {
   return {
     name: params.get('name') || undefined,
     hideExpired: on(params.get('hideExpired')) || undefined,
     hideRequests: on(params.get('hideRequests')) || undefined,
     hideValid: on(params.get('hideValid')) || undefined,
+    sort: sortIn(params, sorts),
     offset: (pageOf(params) - 1) * pageSize,
     limit: pageSize,
   };
 }
 
-/** A status list: a name filter and the three hide toggles. */
-export function useStatusListSearch(pageSize: number) {
+/** A status list: a name filter, the three hide toggles and one of `sorts`. */
+export function useStatusListSearch<C extends string>(pageSize: number, sorts: readonly C[]) {
   const { params, page, setFilters, setPage } = useListQuery(pageSize);
 
   const filters: StatusFilters = useMemo(
@@ -120,7 +156,7 @@ export function useStatusListSearch(pageSize: number) {
     [params],
   );
 
-  const request = useMemo(() => statusListRequest(params, pageSize), [params, pageSize]);
+  const request = useMemo(() => statusListRequest(params, pageSize, sorts), [params, pageSize, sorts]);
 
   /** Flips one toggle as the URL has it now, and applies the text typed so far with it. */
   const toggle = useCallback(
@@ -131,4 +167,4 @@ export function useStatusListSearch(pageSize: number) {
   return { filters, page, request, setFilters, toggle, setPage };
 }
 
-export type StatusListSearch = ReturnType<typeof useStatusListSearch>;
+export type StatusListSearch = ReturnType<typeof useStatusListSearch<string>>;

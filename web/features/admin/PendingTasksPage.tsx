@@ -10,14 +10,16 @@ import { Link } from 'react-router';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
+import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../common/schemas/pending';
 import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
-import { DataTable, type DataColumn } from '../../components/DataTable';
+import { DataTable, type DataColumn, type TableSort } from '../../components/DataTable';
 import { ListPaging } from '../../components/ListPaging';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
+import { useListSort } from '../../components/useListSearch';
 import { certificateDetailsPath, licenseDetailsPath } from '../../lib/navigation';
 import { PENDING_PAGE_SIZE, usePending, type PendingKind } from './pending/api/get-pending';
-import { usePendingPages, type PendingList } from './pending/usePendingPages';
+import { pageKeyOf, sortKeyOf, usePendingPages, type PendingList } from './pending/usePendingPages';
 
 interface Task {
   key: string;
@@ -60,16 +62,22 @@ const taskLink = (task: Task) => (
   </Anchor>
 );
 
-const TASK_COLUMNS: DataColumn<Task>[] = [
-  { header: 'Name', rowHeader: true, width: '45%', cell: taskLink },
+/** The columns, with the fields of the list's sorts (the API's certificatesSort, licensesSort). */
+const taskColumns = (fields: { name: string; from: string; until: string }): DataColumn<Task>[] => [
+  { header: 'Name', rowHeader: true, width: '45%', sort: fields.name, cell: taskLink },
   { header: 'Organization', breakAnywhere: true, cell: (task) => task.organization },
-  { header: 'Valid From', nowrap: true, cell: (task) => formatDate(task.from) },
-  { header: 'Until', nowrap: true, cell: (task) => formatDate(task.until) },
-  { header: 'Created', nowrap: true, cell: (task) => formatDateTime(task.created) },
+  { header: 'Valid From', nowrap: true, sort: fields.from, cell: (task) => formatDate(task.from) },
+  { header: 'Until', nowrap: true, sort: fields.until, cell: (task) => formatDate(task.until) },
+  { header: 'Created', nowrap: true, sort: 'date_created', cell: (task) => formatDateTime(task.created) },
 ];
+const TASK_COLUMNS: Record<PendingList, DataColumn<Task>[]> = {
+  certificates: taskColumns({ name: 'distinguished_name', from: 'date_not_before', until: 'date_not_after' }),
+  licenses: taskColumns({ name: 'license_name', from: 'date_valid_from', until: 'date_valid_until' }),
+};
 
 interface TaskListProps {
   id: string;
+  list: PendingList;
   title: 'Certificates' | 'Licenses';
   /** Plural, lower case, different for each list of the screen: "certificate approvals". */
   noun: string;
@@ -77,11 +85,12 @@ interface TaskListProps {
   total: number;
   page: number;
   onPage: (page: number) => void;
+  sort: TableSort;
   empty: string;
 }
 
 /** One list of a kind: its heading with the true total, one page of rows, and its own paging. */
-function TaskList({ id, title, noun, tasks, total, page, onPage, empty }: TaskListProps) {
+function TaskList({ id, list, title, noun, tasks, total, page, onPage, sort, empty }: TaskListProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const label = noun.charAt(0).toUpperCase() + noun.slice(1);
   const turn = (next: number) => {
@@ -105,7 +114,7 @@ function TaskList({ id, title, noun, tasks, total, page, onPage, empty }: TaskLi
           {tasks.length === 0 ? (
             <Text>No {noun} on this page.</Text>
           ) : (
-            <DataTable label={label} columns={TASK_COLUMNS} rows={tasks} rowKey={(task) => task.key} minWidth={820} />
+            <DataTable label={label} columns={TASK_COLUMNS[list]} rows={tasks} rowKey={(task) => task.key} minWidth={820} sort={sort} />
           )}
           <ListPaging total={total} count={tasks.length} page={page} pageSize={PENDING_PAGE_SIZE} onPage={turn} noun={noun} />
         </>
@@ -127,6 +136,9 @@ interface SectionProps {
 function TaskSection({ kind, id, title, description, empty, nouns }: SectionProps) {
   const { pages, offsets, setPage } = usePendingPages(kind, PENDING_PAGE_SIZE);
   const { data, isPending, isError } = usePending(kind, offsets);
+  // The usual orders: approvals by creation, acknowledgements by the end of validity (the longest expired first).
+  const certificateOrder = useListSort(PENDING_CERTIFICATE_SORTS, kind === 'approve' ? 'date_created' : 'date_not_after', sortKeyOf(kind, 'certificates'), pageKeyOf(kind, 'certificates'));
+  const licenseOrder = useListSort(PENDING_LICENSE_SORTS, kind === 'approve' ? 'date_created' : 'date_valid_until', sortKeyOf(kind, 'licenses'), pageKeyOf(kind, 'licenses'));
 
   return (
     <Stack gap="md" component="section" aria-labelledby={id}>
@@ -148,22 +160,26 @@ function TaskSection({ kind, id, title, description, empty, nouns }: SectionProp
         <>
           <TaskList
             id={`${id}-certificates`}
+            list="certificates"
             title="Certificates"
             noun={nouns.certificates}
             tasks={data!.certificates.map(certificateTask)}
             total={data!.certificates_total}
             page={pages.certificates}
             onPage={(page) => setPage('certificates', page)}
+            sort={{ order: certificateOrder.order, onSort: certificateOrder.setSort }}
             empty={empty}
           />
           <TaskList
             id={`${id}-licenses`}
+            list="licenses"
             title="Licenses"
             noun={nouns.licenses}
             tasks={data!.licenses.map(licenseTask)}
             total={data!.licenses_total}
             page={pages.licenses}
             onPage={(page) => setPage('licenses', page)}
+            sort={{ order: licenseOrder.order, onSort: licenseOrder.setSort }}
             empty={empty}
           />
         </>

@@ -1,20 +1,20 @@
 /**
- * The journal of an organization (SPEC.md §2 "/auditrecords"): its audit records newest first,
- * a filter on the reason code or the message text, and pages of 100.
+ * The journal of an organization (SPEC.md §2 "/auditrecords"): its audit records newest first (or
+ * oldest first, by the Date header), a filter on the reason code or the message text, and pages of 100.
  */
 import { Code } from '@mantine/core';
-import type { AuditRecord } from '../../../common/schemas/audit';
+import { JOURNAL_SORTS, type AuditRecord } from '../../../common/schemas/audit';
 import { formatDateTime } from '../../../common/dates';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
-import { useListSearch } from '../../components/useListSearch';
+import { useListSearch, useListSort } from '../../components/useListSearch';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { JOURNAL_PAGE_SIZE, useAuditRecords } from './api/get-audit-records';
 
 const COLUMNS: DataColumn<AuditRecord>[] = [
-  { header: 'Date', nowrap: true, cell: (r) => formatDateTime(r.date_created) },
+  { header: 'Date', nowrap: true, sort: 'date_created', cell: (r) => formatDateTime(r.date_created) },
   { header: 'Reason', cell: (r) => <Code>{r.reason}</Code> },
   { header: 'Member', breakAnywhere: true, cell: (r) => r.member_email ?? '-' },
   { header: 'Message', breakAnywhere: true, cell: (r) => r.message },
@@ -23,10 +23,11 @@ const COLUMNS: DataColumn<AuditRecord>[] = [
 export default function JournalPage() {
   const { orgId, organization } = useRouteOrganization();
   const { filter, page, offset, setFilter, setPage } = useListSearch(JOURNAL_PAGE_SIZE);
-  const records = useAuditRecords(orgId, { filter: filter || undefined, offset, limit: JOURNAL_PAGE_SIZE });
+  const { sort, order, setSort } = useListSort(JOURNAL_SORTS, '-date_created');
+  const records = useAuditRecords(orgId, { filter: filter || undefined, sort, offset, limit: JOURNAL_PAGE_SIZE });
 
   return (
-    <Page title="Journal" subtitle={organization ? `What happened in ${organization.organization_name}, newest first.` : '…'}>
+    <Page title="Journal" subtitle={organization ? `What happened in ${organization.organization_name}, ${order === 'date_created' ? 'oldest' : 'newest'} first.` : '…'}>
       <FilterForm label="Filter by reason or message" placeholder="e.g. ROLE_ASSIGNED or an email" value={filter} onFilter={setFilter} />
       <PagedList
         query={records}
@@ -37,7 +38,7 @@ export default function JournalPage() {
         pageSize={JOURNAL_PAGE_SIZE}
         onPage={setPage}
       >
-        {(items) => <DataTable label="Journal" columns={COLUMNS} rows={items} rowKey={(r) => r.record_id} minWidth={0} dense />}
+        {(items) => <DataTable label="Journal" columns={COLUMNS} rows={items} rowKey={(r) => r.record_id} minWidth={0} dense sort={{ order, onSort: setSort }} />}
       </PagedList>
     </Page>
   );

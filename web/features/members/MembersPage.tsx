@@ -1,16 +1,16 @@
 /**
  * Members of an organization (SPEC.md §2 "/members"): filter by name or email, a page of
- * members with their roles, each linking to the member's details.
+ * members with their roles, each linking to the member's details, sorted by name or email.
  */
 import { Link } from 'react-router';
 import { Anchor } from '@mantine/core';
-import type { Member } from '../../../common/schemas/member';
+import { MEMBER_SORTS, type Member } from '../../../common/schemas/member';
 import { WithBannedBadge } from '../../components/BanNotice';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
-import { useListSearch } from '../../components/useListSearch';
+import { useListSearch, useListSort } from '../../components/useListSearch';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { memberDetailsPath } from '../../lib/navigation';
 import { useMembers } from './api/get-members';
@@ -22,6 +22,7 @@ const columnsOf = (organizationId: string): DataColumn<Member>[] => [
   {
     header: 'Name',
     rowHeader: true,
+    sort: 'name',
     cell: (m) => (
       <WithBannedBadge banned={!!m.date_member_banned}>
         <Anchor component={Link} to={memberDetailsPath(organizationId, m.member_id)} fw={600} className="break-anywhere">
@@ -30,7 +31,7 @@ const columnsOf = (organizationId: string): DataColumn<Member>[] => [
       </WithBannedBadge>
     ),
   },
-  { header: 'Email', breakAnywhere: true, cell: (m) => m.member_email },
+  { header: 'Email', breakAnywhere: true, sort: 'member_email', cell: (m) => m.member_email },
   { header: 'Job role', cell: (m) => m.job_role || '-' },
   { header: 'Roles', cell: (m) => <RoleBadges roles={m.roles} organizationId={organizationId} /> },
 ];
@@ -38,13 +39,16 @@ const columnsOf = (organizationId: string): DataColumn<Member>[] => [
 export default function MembersPage() {
   const { orgId, organization } = useRouteOrganization();
   const { filter, page, offset, setFilter, setPage } = useListSearch(MEMBERS_PAGE_SIZE);
-  const members = useMembers(orgId, { filter: filter || undefined, offset, limit: MEMBERS_PAGE_SIZE });
+  const { sort, order, setSort } = useListSort(MEMBER_SORTS, 'name');
+  const members = useMembers(orgId, { filter: filter || undefined, sort, offset, limit: MEMBERS_PAGE_SIZE });
 
   return (
     <Page title="Members" subtitle={organization ? `People of ${organization.organization_name} and their roles.` : '…'}>
       <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
       <PagedList query={members} noun="members" page={page} pageSize={MEMBERS_PAGE_SIZE} onPage={setPage}>
-        {(items) => <DataTable label="Members" columns={columnsOf(orgId)} rows={items} rowKey={(m) => m.member_id} minWidth={0} />}
+        {(items) => (
+          <DataTable label="Members" columns={columnsOf(orgId)} rows={items} rowKey={(m) => m.member_id} minWidth={0} sort={{ order, onSort: setSort }} />
+        )}
       </PagedList>
     </Page>
   );

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import type { Organization } from '../../../common/schemas/organization';
+import { ORGANIZATION_SORTS, type Organization } from '../../../common/schemas/organization';
 import { label } from '../../../common/enums';
 import { ALL_ORGANIZATIONS, useOrganizations } from '../../api/get-organizations';
 import { WithBannedBadge } from '../../components/BanNotice';
@@ -14,6 +14,7 @@ import { DataTable, type DataColumn } from '../../components/DataTable';
 import { LiveFilterInput } from '../../components/LiveFilterInput';
 import { Page } from '../../components/Page';
 import { QueryList } from '../../components/QueryList';
+import { useListSort } from '../../components/useListSearch';
 import { ORGANIZATION_SECTIONS, organizationPath } from '../../lib/navigation';
 import { session } from '../../lib/session';
 
@@ -61,7 +62,7 @@ function SectionLinks({ organization, onOpen }: { organization: Organization; on
 
 /** The columns; opening an organization from a link makes it the current one (onOpen). */
 const columnsOf = (onOpen: (organization: Organization) => void): DataColumn<Organization>[] => [
-  { header: 'Organization', rowHeader: true, cell: (o) => <OrganizationName organization={o} onOpen={() => onOpen(o)} /> },
+  { header: 'Organization', rowHeader: true, sort: 'organization_name', cell: (o) => <OrganizationName organization={o} onOpen={() => onOpen(o)} /> },
   { header: 'Type', cell: (o) => label(o.organization_role) },
   { header: 'Your roles', cell: (o) => <Roles organization={o} /> },
   { header: 'Sections', cell: (o) => <SectionLinks organization={o} onOpen={() => onOpen(o)} /> },
@@ -73,7 +74,8 @@ const COLUMNS = columnsOf((organization) => session.setOrganization(organization
 export default function HomePage() {
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), 300);
-  const organizations = useOrganizations({ ...ALL_ORGANIZATIONS, filter: debounced || undefined });
+  const { sort, order, setSort } = useListSort(ORGANIZATION_SORTS, 'organization_name');
+  const organizations = useOrganizations({ ...ALL_ORGANIZATIONS, filter: debounced || undefined, sort });
 
   return (
     <Page title="Self-Service" subtitle="Your organizations and your roles in them.">
@@ -81,7 +83,7 @@ export default function HomePage() {
       <QueryList query={organizations} noun="organizations">
         {({ items, total }) => (
           <>
-            <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={640} />
+            <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={640} sort={{ order, onSort: setSort }} />
             <Text size="sm" c="dimmed">
               {total === items.length ? `${total} organization${total === 1 ? '' : 's'}` : `Showing ${items.length} of ${total} organizations`}
             </Text>

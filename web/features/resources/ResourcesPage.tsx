@@ -3,18 +3,19 @@
  * RESTRICTED ones granted to it (DECISIONS.md "Resources"). A table, one card per resource on phones.
  */
 import { Code } from '@mantine/core';
-import type { Resource } from '../../../common/schemas/resource';
+import { RESOURCE_SORTS, type Resource } from '../../../common/schemas/resource';
 import { useOrganizationResources } from '../../api/get-organization-resources';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { Page } from '../../components/Page';
 import { QueryList } from '../../components/QueryList';
 import { ResourceAccessBadge } from '../../components/ResourceAccessBadge';
 import { RESOURCE_TYPE_LABELS } from '../../components/resource-labels';
+import { useListSort } from '../../components/useListSearch';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import classes from './ResourcesPage.module.css';
 
 const COLUMNS: DataColumn<Resource>[] = [
-  { header: 'Name', rowHeader: true, breakAnywhere: true, cell: (r) => r.resource_name },
+  { header: 'Name', rowHeader: true, breakAnywhere: true, sort: 'resource_name', cell: (r) => r.resource_name },
   { header: 'Type', cell: (r) => RESOURCE_TYPE_LABELS[r.resource_type] },
   { header: 'Access', width: '130px', cell: (r) => <ResourceAccessBadge access={r.resource_access} /> },
   { header: 'Path pattern', cell: (r) => <Code className={classes.path}>{r.path_pattern}</Code> },
@@ -23,12 +24,23 @@ const COLUMNS: DataColumn<Resource>[] = [
 
 export default function ResourcesPage() {
   const { orgId, organization } = useRouteOrganization();
-  const resources = useOrganizationResources(orgId);
+  // The gateway's order (the ordinal) has no column here: the sort offers it by name.
+  const { sort, order, setSort } = useListSort(RESOURCE_SORTS, 'ordinal');
+  const resources = useOrganizationResources(orgId, { sort });
 
   return (
     <Page title="Resources" subtitle={organization ? `Downloads available to ${organization.organization_name}.` : '…'}>
       <QueryList query={resources} noun="resources">
-        {(data) => <DataTable label="Resources" columns={COLUMNS} rows={data} rowKey={(r) => r.resource_id} minWidth={720} />}
+        {(data) => (
+          <DataTable
+            label="Resources"
+            columns={COLUMNS}
+            rows={data}
+            rowKey={(r) => r.resource_id}
+            minWidth={720}
+            sort={{ order, onSort: setSort, usual: { order: 'ordinal', label: 'Gateway order' } }}
+          />
+        )}
       </QueryList>
     </Page>
   );

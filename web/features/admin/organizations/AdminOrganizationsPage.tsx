@@ -1,13 +1,14 @@
 /**
  * Admin: Organizations (SPEC.md §2): the organizations the caller may read with name, role,
- * website and ban state, a filter by name, and "New organization" for those who may create one.
+ * website and ban state, a filter by name, sorted by name either way, and "New organization" for
+ * those who may create one.
  */
 import { Link } from 'react-router';
 import { Anchor, Group, VisuallyHidden } from '@mantine/core';
 import { IconExternalLink, IconPlus } from '@tabler/icons-react';
 import { label } from '../../../../common/enums';
 import { can, childOf } from '../../../../common/policy';
-import { normalizeWebsite, type Organization } from '../../../../common/schemas/organization';
+import { normalizeWebsite, ORGANIZATION_SORTS, type Organization } from '../../../../common/schemas/organization';
 import { useOrganizations } from '../../../api/get-organizations';
 import { WithBannedBadge } from '../../../components/BanNotice';
 import { FilterForm } from '../../../components/FilterForm';
@@ -15,7 +16,7 @@ import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { ButtonLink } from '../../../components/Link';
 import { Page } from '../../../components/Page';
 import { PagedList } from '../../../components/PagedList';
-import { useListSearch } from '../../../components/useListSearch';
+import { useListSearch, useListSort } from '../../../components/useListSearch';
 import { useActor } from '../../../lib/actor';
 import { adminOrganizationPath, newOrganizationPath } from './paths';
 
@@ -39,6 +40,7 @@ const COLUMNS: DataColumn<Organization>[] = [
   {
     header: 'Name',
     rowHeader: true,
+    sort: 'organization_name',
     cell: (o) => (
       <WithBannedBadge banned={!!o.date_organization_banned}>
         <Anchor component={Link} to={adminOrganizationPath(o.organization_id)} fw={600} className="break-anywhere">
@@ -54,7 +56,8 @@ const COLUMNS: DataColumn<Organization>[] = [
 export default function AdminOrganizationsPage() {
   const actor = useActor();
   const { filter, page, offset, setFilter, setPage } = useListSearch(PAGE_SIZE);
-  const organizations = useOrganizations({ filter: filter || undefined, offset, limit: PAGE_SIZE });
+  const { sort, order, setSort } = useListSort(ORGANIZATION_SORTS, 'organization_name');
+  const organizations = useOrganizations({ filter: filter || undefined, sort, offset, limit: PAGE_SIZE });
   // Creating places the organization below the member's own by default: may they act there?
   const canCreate = !!actor && can(actor, 'organization.create', childOf({ organization_id: actor.organization_id, ancestor_ids: [] }));
 
@@ -72,7 +75,9 @@ export default function AdminOrganizationsPage() {
     >
       <FilterForm label="Filter by name" placeholder="Organization name" value={filter} onFilter={setFilter} />
       <PagedList query={organizations} noun="organizations" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
-        {(items) => <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={0} />}
+        {(items) => (
+          <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={0} sort={{ order, onSort: setSort }} />
+        )}
       </PagedList>
     </Page>
   );

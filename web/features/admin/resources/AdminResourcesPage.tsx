@@ -1,75 +1,64 @@
 /**
- * Admin: Resources (SPEC.md §2): every resource in ordinal order, filtered by text, linking to
- * the details; "New resource" for those who may add one (SPEC.md §6).
+ * Admin: Resources (SPEC.md §2): every resource in ordinal order (or by name), filtered by text,
+ * linking to the details; "New resource" for those who may add one (SPEC.md §6). The one list table
+ * (components/DataTable), so it sorts like every list and is one card per resource on phones.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Code, Table, Text } from '@mantine/core';
+import { Anchor, Code, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
-import type { Resource } from '../../../../common/schemas/resource';
+import { RESOURCE_SORTS, type Resource } from '../../../../common/schemas/resource';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { ButtonLink } from '../../../components/Link';
 import { LiveFilterInput } from '../../../components/LiveFilterInput';
 import { Page } from '../../../components/Page';
 import { QueryList } from '../../../components/QueryList';
 import { ResourceAccessBadge } from '../../../components/ResourceAccessBadge';
 import { RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
+import { useListSort } from '../../../components/useListSearch';
 import { useActor } from '../../../lib/actor';
 import { useResources } from './api/get-resources';
 import { canEditResources } from './permissions';
 import { resourcePath, NEW_RESOURCE_PATH } from './paths';
 
-function ResourceTable({ resources }: { resources: Resource[] }) {
-  return (
-    <Table.ScrollContainer minWidth={680}>
-      <Table striped highlightOnHover verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col" ta="right" w={90}>
-              Ordinal
-            </Table.Th>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Path pattern</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col" w={130}>
-              Access
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {resources.map((resource) => (
-            <Table.Tr key={resource.resource_id}>
-              <Table.Td ta="right">{resource.ordinal}</Table.Td>
-              <Table.Td>
-                <Anchor component={Link} to={resourcePath(resource.resource_id)} fw={600}>
-                  {resource.resource_name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <Code style={{ whiteSpace: 'nowrap' }}>{resource.path_pattern}</Code>
-              </Table.Td>
-              <Table.Td>{RESOURCE_TYPE_LABELS[resource.resource_type]}</Table.Td>
-              <Table.Td>
-                <ResourceAccessBadge access={resource.resource_access} />
-                {resource.resource_access === 'RESTRICTED' ? (
-                  <Text size="xs" c="dimmed" mt={2}>
-                    {resource.organizations.length === 1 ? '1 organization' : `${resource.organizations.length} organizations`}
-                  </Text>
-                ) : null}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+/** Ordinal, name (linking to the details), path pattern, type and access, sorted by ordinal or name. */
+const COLUMNS: DataColumn<Resource>[] = [
+  { header: 'Ordinal', align: 'end', width: '90px', sort: 'ordinal', cell: (r) => r.ordinal },
+  {
+    header: 'Name',
+    rowHeader: true,
+    sort: 'resource_name',
+    cell: (r) => (
+      <Anchor component={Link} to={resourcePath(r.resource_id)} fw={600} className="break-anywhere">
+        {r.resource_name}
+      </Anchor>
+    ),
+  },
+  { header: 'Path pattern', nowrap: true, breakAnywhere: true, cell: (r) => <Code>{r.path_pattern}</Code> },
+  { header: 'Type', cell: (r) => RESOURCE_TYPE_LABELS[r.resource_type] },
+  {
+    header: 'Access',
+    width: '130px',
+    cell: (r) => (
+      <>
+        <ResourceAccessBadge access={r.resource_access} />
+        {r.resource_access === 'RESTRICTED' ? (
+          <Text size="xs" c="dimmed" mt={2}>
+            {r.organizations.length === 1 ? '1 organization' : `${r.organizations.length} organizations`}
+          </Text>
+        ) : null}
+      </>
+    ),
+  },
+];
 
 export default function AdminResourcesPage() {
   const actor = useActor();
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), 300);
-  const resources = useResources(debounced || undefined);
+  const { sort, order, setSort } = useListSort(RESOURCE_SORTS, 'ordinal');
+  const resources = useResources(debounced || undefined, { sort });
 
   return (
     <Page
@@ -86,7 +75,7 @@ export default function AdminResourcesPage() {
     >
       <LiveFilterInput label="Filter" placeholder="Name or path pattern" value={filter} onChange={setFilter} />
       <QueryList query={resources} noun="resources">
-        {(data) => <ResourceTable resources={data} />}
+        {(data) => <DataTable label="Resources" columns={COLUMNS} rows={data} rowKey={(r) => r.resource_id} minWidth={680} sort={{ order, onSort: setSort }} />}
       </QueryList>
     </Page>
   );

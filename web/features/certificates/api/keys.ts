@@ -2,9 +2,9 @@
  * Query keys and API paths of the certificate calls. Every mutation invalidates under
  * `certificateKeys.all`, so lists and details never show a state the server has moved on from.
  */
-import type { StatusListQuery } from '../../../../common/schemas/lists';
+import type { CertificateListQuery as ListQuery } from '../../../../common/schemas/lists';
 
-export type CertificateListQuery = Partial<StatusListQuery>;
+export type CertificateListQuery = Partial<ListQuery>;
 
 export const certificateKeys = {
   all: ['certificates'] as const,

@@ -2,6 +2,7 @@
  * The Certificates page's first request, asked for by the router as the page's code loads
  * (web/router.tsx), so the list arrives with the code instead of after the first render.
  */
+import { CERTIFICATE_SORTS } from '../../../../common/schemas/lists';
 import { statusListRequest } from '../../../components/useListSearch';
 import { queryClient } from '../../../lib/query';
 import { certificatesQueryOptions } from './get-certificates';
@@ -10,5 +11,5 @@ import { certificatesQueryOptions } from './get-certificates';
 export const CERTIFICATE_PAGE_SIZE = 100;
 
 export function prefetchCertificates(organizationId: string, search: URLSearchParams): Promise<void> {
-  return queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, CERTIFICATE_PAGE_SIZE)));
+  return queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, CERTIFICATE_PAGE_SIZE, CERTIFICATE_SORTS)));
 }

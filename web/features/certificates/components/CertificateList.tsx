@@ -1,19 +1,20 @@
 /**
  * The certificate list of an organization, or across the caller's organizations for the admin
- * area (SPEC.md §2): a DN filter, three hide toggles, one page of rows with their badges, paging.
- * The filters and the page live in the URL query.
+ * area (SPEC.md §2): a DN filter, three hide toggles, one page of rows with their badges, paging,
+ * sorted by a column's header. The filters, the order and the page live in the URL query.
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Stack } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
+import { CERTIFICATE_SORTS } from '../../../../common/schemas/lists';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { PagedList } from '../../../components/PagedList';
 import { StatusListFilters } from '../../../components/StatusListFilters';
-import { useStatusListSearch } from '../../../components/useListSearch';
+import { useListSort, useStatusListSearch } from '../../../components/useListSearch';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
@@ -48,17 +49,19 @@ const ownerName = (certificate: CertificateSummary) => certificate.owner?.name ?
 
 /** The columns; the DN's badges read the clock, so they are made again at each change of it. */
 const columnsOf = (now: Date, showOrganization: boolean): DataColumn<CertificateSummary>[] => [
-  ...(showOrganization ? [{ header: 'Organization', breakAnywhere: true, cell: (c: CertificateSummary) => c.organization_name }] : []),
-  { header: 'Distinguished Name', rowHeader: true, width: '40%', cell: (c) => detailsLink(c, now) },
+  ...(showOrganization ? [{ header: 'Organization', breakAnywhere: true, sort: 'organization_name', cell: (c: CertificateSummary) => c.organization_name }] : []),
+  { header: 'Distinguished Name', rowHeader: true, width: '40%', sort: 'distinguished_name', cell: (c) => detailsLink(c, now) },
   { header: 'Description', breakAnywhere: true, cell: (c) => c.description || '-' },
   { header: 'Owner', cell: ownerName },
-  { header: 'Valid From', nowrap: true, cell: (c) => formatDate(c.date_not_before) },
-  { header: 'Until', nowrap: true, cell: (c) => formatDate(c.date_not_after) },
+  { header: 'Valid From', nowrap: true, sort: 'date_not_before', cell: (c) => formatDate(c.date_not_before) },
+  { header: 'Until', nowrap: true, sort: 'date_not_after', cell: (c) => formatDate(c.date_not_after) },
 ];
 
 export function CertificateList({ organizationId, showOrganization = false }: CertificateListProps) {
-  const search = useStatusListSearch(PAGE_SIZE);
+  const search = useStatusListSearch(PAGE_SIZE, CERTIFICATE_SORTS);
   const { page, request, setPage } = search;
+  // The server's usual order: one organization's by name, the admin list by organization, then name.
+  const { order, setSort } = useListSort(CERTIFICATE_SORTS, organizationId ? 'distinguished_name' : 'organization_name');
   const certificates = useCertificates(organizationId, request);
   const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
   const columns = useMemo(() => columnsOf(now, showOrganization), [now, showOrganization]);
@@ -68,7 +71,14 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
       <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} />
       <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => (
-          <DataTable label="Certificates" columns={columns} rows={items} rowKey={(c) => c.distinguished_name} minWidth={showOrganization ? 980 : 840} />
+          <DataTable
+            label="Certificates"
+            columns={columns}
+            rows={items}
+            rowKey={(c) => c.distinguished_name}
+            minWidth={showOrganization ? 980 : 840}
+            sort={{ order, onSort: setSort }}
+          />
         )}
       </PagedList>
     </Stack>

@@ -1,9 +1,9 @@
 /**
- * GET /api/organizations/{id}/auditrecords?filter&offset&limit: one page of the journal, newest
- * first, with X-Total-Count (SPEC.md §7, DECISIONS.md "Journal").
+ * GET /api/organizations/{id}/auditrecords?filter&sort&offset&limit: one page of the journal, newest
+ * first (or oldest first), with X-Total-Count (SPEC.md §7, DECISIONS.md "Journal").
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditRecord } from '../../../../common/schemas/audit';
+import type { AuditRecord, JournalSort } from '../../../../common/schemas/audit';
 import { apiList } from '../../../lib/api';
 
 /** SPEC.md §9: the journal pages by 100. */
@@ -11,6 +11,7 @@ export const JOURNAL_PAGE_SIZE = 100;
 
 export interface AuditRecordsQuery {
   filter?: string;
+  sort?: JournalSort;
   offset?: number;
   limit?: number;
 }

@@ -3,9 +3,9 @@
  * `licenseKeys.all`, so lists and details never show a state the server has moved on from
  * (an approval also changes the badge of the license it extends).
  */
-import type { StatusListQuery } from '../../../../common/schemas/lists';
+import type { LicenseListQuery as ListQuery } from '../../../../common/schemas/lists';
 
-export type LicenseListQuery = Partial<StatusListQuery>;
+export type LicenseListQuery = Partial<ListQuery>;
 
 export const licenseKeys = {
   all: ['licenses'] as const,

@@ -1,18 +1,19 @@
 /**
  * The license list of an organization, or across the caller's organizations for the admin area
  * (SPEC.md §2 "/licenses"): a name filter, three hide toggles, one page of rows with their badges,
- * paging. The filters and the page live in the URL query.
+ * paging, sorted by a column's header. The filters, the order and the page live in the URL query.
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Stack } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
+import { LICENSE_SORTS } from '../../../../common/schemas/lists';
 import { formatDate, formatDaysLeft, lastValidDay } from '../../../../common/dates';
 import { earliest, licenseStatus, nextLicenseChange } from '../../../../common/status';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { PagedList } from '../../../components/PagedList';
 import { StatusListFilters } from '../../../components/StatusListFilters';
-import { useStatusListSearch } from '../../../components/useListSearch';
+import { useListSort, useStatusListSearch } from '../../../components/useListSearch';
 import { licenseDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useLicenses } from '../api/get-licenses';
@@ -43,18 +44,20 @@ const detailsLink = (license: License, now: Date) => (
 
 /** The columns; the badges and days left read the clock, so they are made again at each change of it. */
 const columnsOf = (now: Date, showOrganization: boolean): DataColumn<License>[] => [
-  ...(showOrganization ? [{ header: 'Organization', breakAnywhere: true, cell: (l: License) => l.organization_name }] : []),
-  { header: 'License Name', rowHeader: true, width: '36%', cell: (l) => detailsLink(l, now) },
+  ...(showOrganization ? [{ header: 'Organization', breakAnywhere: true, sort: 'organization_name', cell: (l: License) => l.organization_name }] : []),
+  { header: 'License Name', rowHeader: true, width: '36%', sort: 'license_name', cell: (l) => detailsLink(l, now) },
   { header: 'Scope', cell: (l) => l.license_scope.toLowerCase() },
-  { header: 'Valid From', nowrap: true, cell: (l) => formatDate(l.date_valid_from) },
+  { header: 'Valid From', nowrap: true, sort: 'date_valid_from', cell: (l) => formatDate(l.date_valid_from) },
   // Until: the last valid day (date_valid_until is exclusive), docs/decisions.md "Licenses".
-  { header: 'Until', nowrap: true, cell: (l) => formatDate(lastValidDay(l.date_valid_until)) },
+  { header: 'Until', nowrap: true, sort: 'date_valid_until', cell: (l) => formatDate(lastValidDay(l.date_valid_until)) },
   { header: 'Days Left', nowrap: true, cell: (l) => daysLeftText(l, now) },
 ];
 
 export function LicenseList({ organizationId }: LicenseListProps) {
-  const search = useStatusListSearch(PAGE_SIZE);
+  const search = useStatusListSearch(PAGE_SIZE, LICENSE_SORTS);
   const { page, request, setPage } = search;
+  // The server's usual order: one organization's by name, the admin list by organization, then name.
+  const { order, setSort } = useListSort(LICENSE_SORTS, organizationId ? 'license_name' : 'organization_name');
   const licenses = useLicenses(organizationId, request);
   const now = useStatusClock((t) => earliest((licenses.data?.items ?? []).map((l) => nextLicenseChange(l, t))));
   const showOrganization = organizationId === null;
@@ -64,7 +67,16 @@ export function LicenseList({ organizationId }: LicenseListProps) {
     <Stack gap="lg">
       <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} />
       <PagedList query={licenses} noun="licenses" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
-        {(items) => <DataTable label="Licenses" columns={columns} rows={items} rowKey={(l) => l.license_id} minWidth={showOrganization ? 960 : 820} />}
+        {(items) => (
+          <DataTable
+            label="Licenses"
+            columns={columns}
+            rows={items}
+            rowKey={(l) => l.license_id}
+            minWidth={showOrganization ? 960 : 820}
+            sort={{ order, onSort: setSort }}
+          />
+        )}
       </PagedList>
     </Stack>
   );

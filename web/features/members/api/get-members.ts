@@ -1,4 +1,4 @@
-/** GET /api/organizations/{id}/members?filter&offset&limit: one page and X-Total-Count (SPEC.md §7). */
+/** GET /api/organizations/{id}/members?filter&sort&offset&limit: one page and X-Total-Count (SPEC.md §7). */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Member } from '../../../../common/schemas/member';
 import { apiList } from '../../../lib/api';

@@ -1,13 +1,14 @@
 /**
- * GET /api/members?filter&offset&limit: the members of every organization the caller can read
+ * GET /api/members?filter&sort&offset&limit: the members of every organization the caller can read
  * (the admin "User" list), with X-Total-Count (SPEC.md §7).
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Member } from '../../../../../common/schemas/member';
+import type { Member, MemberSort } from '../../../../../common/schemas/member';
 import { apiList } from '../../../../lib/api';
 
 export interface UsersQuery {
   filter?: string;
+  sort?: MemberSort;
   offset?: number;
   limit?: number;
 }

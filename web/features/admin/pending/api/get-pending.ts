@@ -4,17 +4,19 @@
  * the caller has a role. One page of each list with its total (docs/decisions.md "Pending tasks").
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { PENDING_PAGE_SIZE, type Pending } from '../../../../../common/schemas/pending';
+import { PENDING_PAGE_SIZE, type Pending, type PendingCertificateSort, type PendingLicenseSort } from '../../../../../common/schemas/pending';
 import { api } from '../../../../lib/api';
 
 export type PendingKind = 'approve' | 'acknowledge';
 
 export { PENDING_PAGE_SIZE };
 
-/** Where each list's page starts; both lists have PENDING_PAGE_SIZE rows. */
+/** Where each list's page starts (both lists have PENDING_PAGE_SIZE rows) and its order (none: the usual one). */
 export interface PendingPage {
   certificatesOffset: number;
   licensesOffset: number;
+  certificatesSort?: PendingCertificateSort;
+  licensesSort?: PendingLicenseSort;
 }
 
 function getPending(kind: PendingKind, page: PendingPage, signal?: AbortSignal): Promise<Pending> {
