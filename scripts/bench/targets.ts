@@ -50,11 +50,21 @@ export function buildTargets(facts: DatasetFacts): Target[] {
     { id: 'admin-certs', label: 'admin list: certificates of all organizations', path: `/api/certificates?${page}`, ...list },
     { id: 'admin-licenses', label: 'admin list: licenses of all organizations', path: `/api/licenses?${page}`, ...list },
     { id: 'admin-members', label: 'admin list: members of all organizations', path: `/api/members?${page}`, ...list },
+    // Sorted variants (issue 12): the same targets as the lists in their usual order.
+    { id: 'certs-sorted', label: 'certificates of the large organization by valid until, latest first', path: `${large}/certificates?${page}&sort=-date_not_after`, ...certificates },
+    { id: 'licenses-sorted', label: 'licenses of the large organization by valid until', path: `${large}/licenses?${page}&sort=date_valid_until`, ...list },
+    { id: 'members-sorted', label: 'members of the large organization by email', path: `${large}/members?${page}&sort=member_email`, ...list },
+    { id: 'admin-certs-sorted', label: 'admin list: certificates of all organizations by valid until', path: `/api/certificates?${page}&sort=date_not_after`, ...list },
     ...journal.map((offset) => ({
       id: `journal-${offset}`, label: `journal of the large organization, offset ${offset.toLocaleString('en')}`,
       path: `${large}/auditrecords?offset=${offset}&limit=100`, as: 'supervisor' as const,
       ratio: [0.15, 0.08] as const, singleP99Ms: [10, 10] as const,
     })),
+    {
+      id: 'journal-oldest', label: 'journal of the large organization, oldest first, offset 0',
+      path: `${large}/auditrecords?offset=0&limit=100&sort=date_created`, as: 'supervisor' as const,
+      ratio: [0.15, 0.08] as const, singleP99Ms: [10, 10] as const,
+    },
     {
       id: 'journal-filter', label: `journal with the text filter "${facts.journalFilter}"`,
       path: `${large}/auditrecords?filter=${encodeURIComponent(facts.journalFilter)}&offset=0&limit=100`, as: 'supervisor', singleP99Ms: [50, 50],
