@@ -7,7 +7,7 @@
  * - the status lists of SPEC.md §2, `?name=lab&hideExpired=true&sort=-date_not_after&page=2` (certificates, licenses).
  */
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { SortOf } from '../../common/schemas/lists';
 
 /** Filters to set; an empty text or a false toggle leaves the URL. */
@@ -81,7 +81,8 @@ export function sortIn<C extends string>(params: URLSearchParams, columns: reado
  * has several lists (the pending tasks).
  */
 export function useListSort<C extends string>(columns: readonly C[], usual: SortOf<C>, param = 'sort', pageParam = 'page') {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
   const sort = sortIn(params, columns, param);
   const setSort = useCallback(
     (next: string) => {
@@ -89,9 +90,11 @@ export function useListSort<C extends string>(columns: readonly C[], usual: Sort
       if (next === usual) query.delete(param);
       else query.set(param, next);
       query.delete(pageParam);
-      setParams(query);
+      // The hash stays: a tab's list (the member's Certificates, #certificates) keeps its tab.
+      const search = query.toString();
+      navigate({ search: search ? `?${search}` : '', hash: window.location.hash });
     },
-    [usual, param, pageParam, setParams],
+    [usual, param, pageParam, navigate],
   );
   return { sort, order: sort ?? usual, setSort };
 }

@@ -6,11 +6,13 @@
 import { Link } from 'react-router';
 import { Anchor, Stack, Text } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
+import { CERTIFICATE_SORTS } from '../../../../common/schemas/lists';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { QueryList } from '../../../components/QueryList';
+import { useListSort } from '../../../components/useListSearch';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useMemberCertificates } from '../api/get-member-certificates';
@@ -22,6 +24,7 @@ const columnsOf = (now: Date): DataColumn<CertificateSummary>[] => [
     header: 'Distinguished Name',
     rowHeader: true,
     width: '420px',
+    sort: 'distinguished_name',
     cell: (c) => (
       <Stack gap={6} align="flex-start">
         <Anchor component={Link} to={certificateDetailsPath(c.organization_id, c.distinguished_name)} className="break-anywhere" fw={600} size="sm">
@@ -32,19 +35,21 @@ const columnsOf = (now: Date): DataColumn<CertificateSummary>[] => [
     ),
   },
   { header: 'Description', breakAnywhere: true, cell: (c) => c.description || '-' },
-  { header: 'Valid From', nowrap: true, cell: (c) => formatDate(c.date_not_before) },
-  { header: 'Until', nowrap: true, cell: (c) => formatDate(c.date_not_after) },
+  { header: 'Valid From', nowrap: true, sort: 'date_not_before', cell: (c) => formatDate(c.date_not_before) },
+  { header: 'Until', nowrap: true, sort: 'date_not_after', cell: (c) => formatDate(c.date_not_after) },
 ];
 
 export function CertificatesTab({ member }: { member: MemberRef }) {
-  const certificates = useMemberCertificates(member);
+  // The order in the URL's query beside the tab's hash (?sort=date_not_after#certificates).
+  const { sort, order, setSort } = useListSort(CERTIFICATE_SORTS, 'distinguished_name');
+  const certificates = useMemberCertificates(member, sort);
   const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
 
   return (
     <QueryList query={certificates} noun="certificates">
       {({ items, total }) => (
         <>
-          <DataTable label="Certificates" columns={columnsOf(now)} rows={items} rowKey={(c) => c.distinguished_name} minWidth={0} />
+          <DataTable label="Certificates" columns={columnsOf(now)} rows={items} rowKey={(c) => c.distinguished_name} minWidth={0} sort={{ order, onSort: setSort }} />
           {total > items.length ? (
             <Text size="sm" c="dimmed">
               Showing {items.length} of {total} certificates.
