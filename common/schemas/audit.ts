@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { sortParam, type SortOf } from './lists';
+import { sortParam } from './lists';
+import { JOURNAL_SORTS, type SortOf } from '../sorts';
 import { text } from './text';
 
 /** SPEC.md §3 "Audit record". */
@@ -17,11 +18,6 @@ export type AuditRecord = z.infer<typeof auditRecordSchema>;
  * refused (SPEC.md §5, DECISIONS.md "Journal"): limit 100 when 0 or less, at most 1000;
  * offset 0 when negative. Text that is no number at all is still a 400.
  */
-/**
- * The journal sorts by time only: its records are numbered as they are written, and that order is
- * read by key (docs/decisions.md "Journal pages by key") in either direction. Newest first without it.
- */
-export const JOURNAL_SORTS = ['date_created'] as const;
 export type JournalSort = SortOf<(typeof JOURNAL_SORTS)[number]>;
 
 export const journalQuery = z.object({

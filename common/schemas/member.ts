@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
 import { ROLES, SCOPES } from '../enums';
-import { paging, sortParam, type SortOf } from './lists';
+import { paging, sortParam } from './lists';
+import { MEMBER_SORTS, type SortOf } from '../sorts';
 import { optionalText } from './organization';
 import { text } from './text';
 
@@ -35,8 +36,6 @@ export const memberSchema = z.object({
 });
 export type Member = z.infer<typeof memberSchema>;
 
-/** The fields the member lists sort by: name (then email), email, organization (then name and email). */
-export const MEMBER_SORTS = ['name', 'member_email', 'organization_name'] as const;
 export type MemberSort = SortOf<(typeof MEMBER_SORTS)[number]>;
 
 /** GET .../members?filter and GET /api/members?filter: name or email contains the text. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
-import { sortParam, type SortOf } from './lists';
+import { sortParam } from './lists';
+import { ORGANIZATION_SORTS, type SortOf } from '../sorts';
 import { idText, text } from './text';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
 
@@ -30,8 +31,6 @@ export const organizationSchema = z.object({
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
-/** The field the organization list sorts by: the name (unique, so the order is total). */
-export const ORGANIZATION_SORTS = ['organization_name'] as const;
 export type OrganizationSort = SortOf<(typeof ORGANIZATION_SORTS)[number]>;
 
 export const organizationListQuery = z.object({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { certificateSummarySchema } from './certificate';
 import { licenseSchema } from './license';
-import { sortParam, type SortOf } from './lists';
+import { sortParam } from './lists';
+import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS, type SortOf } from '../sorts';
 
 /** Rows per list on one page, as every list (ARCHITECTURE.md "Performance principles"). */
 export const PENDING_PAGE_SIZE = 100;
@@ -25,10 +26,7 @@ const offset = (list: string) =>
  * parameters are refused: a misspelled offset read as 0 would show the first page as if it were
  * the one asked for.
  */
-/** The fields each pending list sorts by (docs/decisions.md "Sorting"): those its table shows, but the organization. */
-export const PENDING_CERTIFICATE_SORTS = ['distinguished_name', 'date_not_before', 'date_not_after', 'date_created'] as const;
 export type PendingCertificateSort = SortOf<(typeof PENDING_CERTIFICATE_SORTS)[number]>;
-export const PENDING_LICENSE_SORTS = ['license_name', 'date_valid_from', 'date_valid_until', 'date_created'] as const;
 export type PendingLicenseSort = SortOf<(typeof PENDING_LICENSE_SORTS)[number]>;
 
 export const pendingQuery = z.strictObject({

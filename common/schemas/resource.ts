@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities';
 import { strictBody } from './body';
-import { sortParam, type SortOf } from './lists';
+import { sortParam } from './lists';
+import { RESOURCE_SORTS, type SortOf } from '../sorts';
 import { text } from './text';
 import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../enums';
 
@@ -71,8 +72,6 @@ export const resourceSchema = z.object({
 });
 export type Resource = z.infer<typeof resourceSchema>;
 
-/** The fields the resource lists sort by: the ordinal (the gateway's order, the default) or the name, then the ordinal. */
-export const RESOURCE_SORTS = ['ordinal', 'resource_name'] as const;
 export type ResourceSort = SortOf<(typeof RESOURCE_SORTS)[number]>;
 
 /** GET /api/resources?filter&sort and GET /api/organizations/{id}/resources?sort: the whole list, not paged. */

@@ -8,7 +8,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { SortOf } from '../../common/schemas/lists';
+import type { SortOf } from '../../common/sorts';
 
 /** Filters to set; an empty text or a false toggle leaves the URL. */
 type FilterPatch = Record<string, string | boolean | undefined>;

@@ -2,7 +2,8 @@
 import type { Queryable } from '../../db/database';
 import type { CertificatesTable, Database } from '../../db/schema';
 import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
-import { sortColumn, type CertificateListQuery as ListQuery, type CertificateSort, type StatusListQuery } from '../../../common/schemas/lists';
+import type { CertificateListQuery as ListQuery, CertificateSort, StatusListQuery } from '../../../common/schemas/lists';
+import { sortColumn } from '../../../common/sorts';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsThroughIndex } from '../../db/text-index';

@@ -5,7 +5,8 @@ import type { Database, LicensesTable } from '../../db/schema';
 
 /** The tables a license query may join, with `l` the licenses. */
 type LicenseTables = Database & { l: LicensesTable };
-import { sortColumn, type LicenseListQuery, type LicenseSort, type StatusListQuery } from '../../../common/schemas/lists';
+import type { LicenseListQuery, LicenseSort, StatusListQuery } from '../../../common/schemas/lists';
+import { sortColumn } from '../../../common/sorts';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';

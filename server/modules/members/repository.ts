@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/database';
 import type { MembersTable } from '../../db/schema';
 import type { Role, Scope } from '../../../common/enums';
 import type { MemberListQuery, MemberSort } from '../../../common/schemas/member';
-import { sortColumn } from '../../../common/schemas/lists';
+import { sortColumn } from '../../../common/sorts';
 import { inOrder, type Order } from '../../db/sort';
 import { containsIgnoringCase } from '../../db/text-filter';
 import { cachedTotal, organizationsKey } from '../../db/count-cache';

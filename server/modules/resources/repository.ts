@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/database';
 import type { Insertable, Updateable } from 'kysely';
 import type { ResourceRow, ResourcesTable } from '../../db/schema';
 import type { Resource, ResourceSort } from '../../../common/schemas/resource';
-import { sortColumn } from '../../../common/schemas/lists';
+import { sortColumn } from '../../../common/sorts';
 import { inOrder, type Order } from '../../db/sort';
 
 /** A resource as stored, with its grants; the service adds what the caller may do to it. */

@@ -10,7 +10,7 @@ import { Link } from 'react-router';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
-import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../common/schemas/pending';
+import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../common/sorts';
 import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
 import { DataTable, type DataColumn, type TableSort } from '../../components/DataTable';
 import { ListPaging } from '../../components/ListPaging';

@@ -3,7 +3,8 @@
  * oldest first, by the Date header), a filter on the reason code or the message text, and pages of 100.
  */
 import { Code } from '@mantine/core';
-import { JOURNAL_SORTS, type AuditRecord } from '../../../common/schemas/audit';
+import type { AuditRecord } from '../../../common/schemas/audit';
+import { JOURNAL_SORTS } from '../../../common/sorts';
 import { formatDateTime } from '../../../common/dates';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { FilterForm } from '../../components/FilterForm';

@@ -4,7 +4,8 @@
  */
 import { Link } from 'react-router';
 import { Anchor } from '@mantine/core';
-import { MEMBER_SORTS, type Member } from '../../../common/schemas/member';
+import type { Member } from '../../../common/schemas/member';
+import { MEMBER_SORTS } from '../../../common/sorts';
 import { WithBannedBadge } from '../../components/BanNotice';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { FilterForm } from '../../components/FilterForm';

@@ -3,7 +3,8 @@
  * RESTRICTED ones granted to it (DECISIONS.md "Resources"). A table, one card per resource on phones.
  */
 import { Code } from '@mantine/core';
-import { RESOURCE_SORTS, type Resource } from '../../../common/schemas/resource';
+import type { Resource } from '../../../common/schemas/resource';
+import { RESOURCE_SORTS } from '../../../common/sorts';
 import { useOrganizationResources } from '../../api/get-organization-resources';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { Page } from '../../components/Page';

@@ -6,7 +6,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../../common/schemas/pending';
+import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../../common/sorts';
 import { sortIn } from '../../../components/useListSearch';
 import type { PendingKind, PendingPage } from './api/get-pending';
 

@@ -2,7 +2,7 @@
  * The Certificates page's first request, asked for by the router as the page's code loads
  * (web/router.tsx), so the list arrives with the code instead of after the first render.
  */
-import { CERTIFICATE_SORTS } from '../../../../common/schemas/lists';
+import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { statusListRequest } from '../../../components/useListSearch';
 import { queryClient } from '../../../lib/query';
 import { certificatesQueryOptions } from './get-certificates';

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Stack } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
-import { CERTIFICATE_SORTS } from '../../../../common/schemas/lists';
+import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';

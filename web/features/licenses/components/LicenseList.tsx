@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Stack } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
-import { LICENSE_SORTS } from '../../../../common/schemas/lists';
+import { LICENSE_SORTS } from '../../../../common/sorts';
 import { formatDate, formatDaysLeft, lastValidDay } from '../../../../common/dates';
 import { earliest, licenseStatus, nextLicenseChange } from '../../../../common/status';
 import { DataTable, type DataColumn } from '../../../components/DataTable';

@@ -6,7 +6,7 @@
 import { Link } from 'react-router';
 import { Anchor, Stack, Text } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
-import { CERTIFICATE_SORTS } from '../../../../common/schemas/lists';
+import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
