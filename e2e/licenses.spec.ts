@@ -206,11 +206,11 @@ test('an issuer renews an expired license: the original shows Extension requeste
   await expect(page.getByRole('region', { name: 'License key' }).locator('pre')).toHaveText(/^CPL1\./);
   await page.getByRole('button', { name: 'Renew', exact: true }).click();
 
-  await expect(page.getByText(`Renewal ${name} (renewal 2) requested; it waits for approval.`)).toBeVisible();
+  await expect(page.getByText(`Renewal ${name} (renewal 1) requested; it waits for approval.`)).toBeVisible();
   await expect(badge(page, 'Extension requested')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Renew', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'No renew' })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: `${name} (renewal 2)` })).toBeVisible();
+  await expect(page.getByRole('link', { name: `${name} (renewal 1)` })).toBeVisible();
   await expectAccessible(page);
 });
 
@@ -221,7 +221,7 @@ test('an approver approves the successor: the original shows Extended', async ({
   const contosoId = await approver.organizationNamed('Contoso');
   const expired = await expiredLicense(approver, contosoId, name);
   const successor = await renew(await apiAs(newPage, 'issuer@contoso.example'), expired);
-  expect(successor.license_name).toBe(`${name} (renewal 2)`);
+  expect(successor.license_name).toBe(`${name} (renewal 1)`);
 
   await openLicense(page, contosoId, name);
   await expect(badge(page, 'Extension requested')).toBeVisible();

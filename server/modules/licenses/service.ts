@@ -252,11 +252,11 @@ function closed(s: LicenseStatus): string | null {
 
 const RENEWAL = / \(renewal \d+\)$/;
 
-/** "<name> (renewal N)" with the smallest free N from 2 on; a renewal of a renewal counts on. */
+/** "<name> (renewal N)" with the smallest free N from 1 on (the first renewal is 1); a renewal of a renewal counts on. */
 async function renewalName(tx: Tx, name: string): Promise<string> {
   const base = name.replace(RENEWAL, '');
   const taken = await repo.namesContaining(tx, base.slice(0, 100));
-  for (let n = 2; ; n++) {
+  for (let n = 1; ; n++) {
     const suffix = ` (renewal ${n})`;
     const candidate = base.slice(0, MAX_NAME - suffix.length) + suffix;
     if (!taken.has(candidate.toLowerCase())) return candidate;
