@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { formatDate } from '../common/dates';
 import type { License } from '../common/schemas/license';
-import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, shoot, signInToCertificates, test, type Api } from './support';
+import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, shoot, signInToCertificates, test, toast, type Api } from './support';
 
 const DAY = 86_400_000;
 
@@ -106,11 +106,14 @@ test('an issuer requests a license with the defaults of SPEC.md §5', async ({ p
   await expect(page.getByText('The license key is shown here once the license is approved.')).toBeVisible();
   await expectAccessible(page);
 
-  // A second request with the same name (any case) is refused with the server's message; the form stays.
+  // A second request with the same name (any case) is refused with the server's message, under the
+  // name (a 409 about one field, like a 400); the form stays.
   await page.goto(`/organizations/${contosoId}/licenses/new`);
   await page.getByLabel('License name').fill(name.toUpperCase());
   await page.getByRole('button', { name: 'Request license' }).click();
   await expect(page.getByText(/already exists/)).toBeVisible();
+  await expect(page.getByLabel('License name')).toHaveAccessibleDescription(/already exists\. License names are unique/);
+  await expect(toast(page, /already exists/)).toHaveCount(0);
   await expect(heading(page, 'Request license')).toBeVisible();
 });
 

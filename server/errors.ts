@@ -21,5 +21,6 @@ export const unauthorized = (message = 'Please sign in.') => new HttpError(401, 
 export const forbidden = (message = 'You are not allowed to do this.', redirect?: Redirect) =>
   new HttpError(403, message, { redirect });
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
-export const conflict = (message: string) => new HttpError(409, message, { severity: 'WARNING' });
+/** A conflict with what exists; `field` when it is about one input (a taken name), for the form to show it there. */
+export const conflict = (message: string, field?: string) => new HttpError(409, message, { severity: 'WARNING', field });
 export const unavailable = (message: string) => new HttpError(503, message);

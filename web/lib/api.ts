@@ -12,9 +12,9 @@
  *   stays; a 409 with a `redirect`, or without a message, still goes to that screen / NetworkError.
  * - 502/503/504 without a message (a proxy in front of a stopped server) count as network
  *   issues; with a message (e.g. "the secret is not yet provided") they are a toast.
- * - 400 that names a `field` (common/schemas/error.ts): the form that sent it shows the message
- *   under that field (lib/forms.ts applyServerError, docs/decisions.md "Forms"); only when no form
- *   did is it a toast.
+ * - 400 or 409 that names a `field` (common/schemas/error.ts; a 409 so names a taken value: a
+ *   certificate's DN, an ordinal): the form that sent it shows the message under that field
+ *   (lib/forms.ts applyServerError, docs/decisions.md "Forms"); only when no form did is it a toast.
  * - Anything else (400, 404, 422, 429...): a toast, and the page stays.
  * - Except on 204, the body's messages are shown as toasts: a list as one error each, a
  *   message as an error (severity ERROR) or a warning.
@@ -113,7 +113,7 @@ function currentLocation(): string {
 function handleFailure(error: ApiError): void {
   const { status, body } = error;
   const field = (body as ErrorBody | null)?.field;
-  if (status === 400 && typeof field === 'string' && field) {
+  if ((status === 400 || status === 409) && typeof field === 'string' && field) {
     // The caller's failure callback (TanStack Query's onError, a catch after await) runs in the
     // microtasks right after this call fails, before this timer: a form takes the message there.
     setTimeout(() => {

@@ -48,10 +48,17 @@ describe('serverFieldError: a 400 shown under its field', () => {
     });
   });
 
+  it('takes a 409 that names a field (a taken value) like a 400', () => {
+    expect(serverFieldError({ ...bad('organization_name', 'An organization named Contoso already exists.'), status: 409 }, organization)).toEqual({
+      path: 'organization_name',
+      message: 'An organization named Contoso already exists.',
+    });
+  });
+
   it('is null (a toast) without a field, for a field the form lacks, and for other statuses', () => {
     expect(serverFieldError(bad(undefined, 'The body is empty.'), organization)).toBeNull();
     expect(serverFieldError(bad('secret'), organization)).toBeNull();
-    expect(serverFieldError({ ...bad('organization_name'), status: 409 }, organization)).toBeNull();
+    expect(serverFieldError({ ...bad('organization_name'), status: 403 }, organization)).toBeNull();
     expect(serverFieldError({ status: 400, body: 'Bad Request' }, organization)).toBeNull();
     expect(serverFieldError({ status: 400, body: null }, organization)).toBeNull();
     expect(serverFieldError({ status: 400, body: { field: 'website' } }, organization)).toBeNull();

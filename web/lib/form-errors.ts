@@ -1,5 +1,5 @@
 /**
- * Which field of a form a server's 400 is about (docs/decisions.md "Forms"), without React, the
+ * Which field of a form a server's 400 (or 409 about a taken value) is about (docs/decisions.md "Forms"), without React, the
  * DOM or Mantine, so that it is tested on its own (form-errors.test.ts). The error body is the one
  * of common/schemas/error.ts: `field` is the body's path (`domains.3` is the fourth of `domains`).
  */
@@ -46,11 +46,11 @@ export interface FailedCall {
 }
 
 /**
- * The form field and message of a 400 whose body names a field the form has; null for any other
- * failure (it stays a toast, lib/api.ts).
+ * The form field and message of a 400 (bad input) or 409 (a taken value) whose body names a field
+ * the form has; null for any other failure (it stays a toast, lib/api.ts).
  */
 export function serverFieldError(failure: FailedCall, values: unknown, aliases?: FieldAliases): { path: string; message: string } | null {
-  if (failure.status !== 400 || typeof failure.body !== 'object' || failure.body === null) return null;
+  if ((failure.status !== 400 && failure.status !== 409) || typeof failure.body !== 'object' || failure.body === null) return null;
   const { field, message } = failure.body as { field?: unknown; message?: unknown };
   if (typeof field !== 'string' || !field || typeof message !== 'string' || !message) return null;
   const path = formPathOf(field, values, aliases);

@@ -54,7 +54,7 @@ export function useSchemaForm<Values extends FormValues>(schema: z.core.$ZodType
 }
 
 /**
- * Shows a server 400 that names a field (common/schemas/error.ts) under the form's field for it,
+ * Shows a server 400 (or 409 about a taken value) that names a field (common/schemas/error.ts) under the form's field for it,
  * and keeps lib/api.ts from showing it as a toast. `aliases` maps the body's names the form calls
  * otherwise. False when the error names no field of the form: its toast shows as usual.
  */

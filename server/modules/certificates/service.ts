@@ -112,7 +112,7 @@ export async function uploadCertificate(
   const parsed = parseCertificatePem(input.certificate);
   await db.transaction().execute(async (tx) => {
     const existing = await repo.findCertificate(tx, parsed.distinguished_name);
-    if (existing) throw conflict(`A certificate with the distinguished name ${parsed.distinguished_name} is already in the portal.`);
+    if (existing) throw conflict(`A certificate with the distinguished name ${parsed.distinguished_name} is already in the portal.`, 'certificate');
     await repo.insertCertificate(tx, {
       ...parsed,
       dn_search: parsed.distinguished_name.toLowerCase(),

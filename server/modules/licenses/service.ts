@@ -128,7 +128,7 @@ export async function requestLicense(
   const licenseId = randomUUID();
   const from = input.date_valid_from ?? startOfUtcDay(now).toISOString();
   await db.transaction().execute(async (tx) => {
-    if (await repo.nameTaken(tx, input.license_name)) throw repo.duplicateName(input.license_name);
+    if (await repo.nameTaken(tx, input.license_name)) throw nameTaken(input.license_name);
     await repo.insertLicense(tx, {
       license_id: licenseId,
       license_name: input.license_name,
@@ -210,7 +210,7 @@ export async function approveLicense(
     apply: async (tx, row) => {
       // The approver may correct the request before approving it; what they send is what is approved.
       const name = input.license_name ?? row.license_name;
-      if (name !== row.license_name && (await repo.nameTaken(tx, name, licenseId))) throw repo.duplicateName(name);
+      if (name !== row.license_name && (await repo.nameTaken(tx, name, licenseId))) throw nameTaken(name);
       const from = input.date_valid_from ?? row.date_valid_from;
       const days = input.days_valid ?? row.days_valid;
       const note = input.note === undefined ? row.note : input.note?.trim() || null;
@@ -249,6 +249,12 @@ function closed(s: LicenseStatus): string | null {
   if (s.expiry_acknowledged) return 'The expiry of this license is already acknowledged.';
   return null;
 }
+
+/**
+ * A name already taken, as a 409 about `license_name`, so the form shows it under the field (a
+ * concurrent insert of the name trips the unique index instead: the same message, without it).
+ */
+const nameTaken = (name: string) => conflict(repo.duplicateName(name).message, 'license_name');
 
 const RENEWAL = / \(renewal \d+\)$/;
 

@@ -85,10 +85,10 @@ async function placeBelow(db: Queryable, actor: Actor, action: Action, organizat
 }
 
 async function refuseDuplicates(db: Queryable, actor: Actor, name: string | undefined, domains: string[] | undefined, exceptId?: string) {
-  if (name && (await repo.organizationNameTaken(db, name, exceptId))) throw conflict(`An organization named ${name} already exists.`);
+  if (name && (await repo.organizationNameTaken(db, name, exceptId))) throw conflict(`An organization named ${name} already exists.`, 'organization_name');
   // A domain trusted by two organizations admits nobody (docs/decisions.md), so a second claim is refused.
   const taken = await repo.domainsTrustedElsewhere(db, domains ?? [], exceptId);
-  if (taken.length > 0) throw conflict(`Another organization already trusts ${taken.join(', ')}.`);
+  if (taken.length > 0) throw conflict(`Another organization already trusts ${taken.join(', ')}.`, 'domains');
   // Trusting a domain decides where its new people land: only someone who can see every member
   // already using it may claim it, so a partner cannot capture the operator's own staff domain.
   const foreign = await repo.domainsOfMembersOutside(db, domains ?? [], await readableOrganizationIds(db, actor));

@@ -49,7 +49,7 @@ export async function listForOrganization(db: Db, actor: RequestActor, organizat
 
 async function checkOrdinal(db: Queryable, ordinal: number, exceptId?: string) {
   if (await repo.ordinalTaken(db, ordinal, exceptId)) {
-    throw conflict(`Ordinal ${ordinal} is taken by another resource; ordinals keep the resources in one order.`);
+    throw conflict(`Ordinal ${ordinal} is taken by another resource; ordinals keep the resources in one order.`, 'ordinal');
   }
 }
 

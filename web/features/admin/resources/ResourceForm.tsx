@@ -9,7 +9,6 @@ import { RESOURCE_ACCESS, RESOURCE_TYPES } from '../../../../common/enums';
 import { resourceInputSchema, type Resource, type ResourceInput } from '../../../../common/schemas/resource';
 import { MONOSPACE } from '../../../components/monospace';
 import { RESOURCE_ACCESS_LABELS, RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
-import { ApiError } from '../../../lib/api';
 import { applyServerError, numberInput, useSchemaForm } from '../../../lib/forms';
 
 interface Values {
@@ -56,9 +55,6 @@ function toInput(values: Values) {
 
 const MONOSPACE_INPUT = { input: MONOSPACE };
 
-/** A 409 "Ordinal … is taken" names no field, but is about the ordinal: shown there too, besides its toast. */
-const isOrdinalTaken = (error: unknown) => error instanceof ApiError && error.status === 409 && /^ordinal/i.test(error.message);
-
 export interface ResourceFormProps {
   resource: Resource | null;
   editable: boolean;
@@ -75,8 +71,8 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
     try {
       await onSubmit(resourceInputSchema.parse(toInput(values)));
     } catch (error) {
-      if (isOrdinalTaken(error)) form.setFieldError('ordinal', (error as ApiError).message);
-      else applyServerError(form, error);
+      // A 400, or the 409 of a taken ordinal (field `ordinal`), shows under its field.
+      applyServerError(form, error);
     }
   };
 

@@ -1,7 +1,7 @@
 /**
  * POST /api/organizations/{id}/certificates: upload one PEM certificate. The server answers
- * 400 (not a certificate, a key, a chain…) or 409 (the DN exists) with a message that
- * lib/api.ts shows as a toast.
+ * 400 (not a certificate, a key, a chain…) or 409 (the DN exists) with a message about field
+ * `certificate`, which the form shows under it (lib/forms.ts applyServerError).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
