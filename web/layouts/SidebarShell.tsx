@@ -19,9 +19,11 @@ export interface SidebarShellProps {
   sidebar: ReactNode;
   /** Above every page of the layout (the sub-navbar). */
   top?: ReactNode;
+  /** Shown instead of the route's page (an organization not found). */
+  page?: ReactNode;
 }
 
-export function SidebarShell({ label, id, width, sidebar, top }: SidebarShellProps) {
+export function SidebarShell({ label, id, width, sidebar, top, page }: SidebarShellProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
   useEffect(close, [pathname, close]);
@@ -47,9 +49,11 @@ export function SidebarShell({ label, id, width, sidebar, top }: SidebarShellPro
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_ID}>
         {top}
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        {page ?? (
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        )}
       </AppShell.Main>
     </AppShell>
   );

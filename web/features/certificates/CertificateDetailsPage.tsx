@@ -12,10 +12,9 @@ import type { Certificate } from '../../../common/schemas/certificate';
 import { formatDateTime } from '../../../common/dates';
 import { nextCertificateChange } from '../../../common/status';
 import { CertificateBadges } from '../../components/CertificateBadges';
-import { AnchorLink } from '../../components/Link';
 import { Loading } from '../../components/Loading';
+import { NotFound } from '../../components/NotFound';
 import { MONOSPACE, MONOSPACE_TEXT_AREA } from '../../components/monospace';
-import { Page } from '../../components/Page';
 import { usePageTitle } from '../../components/usePageTitle';
 import { usePhone } from '../../components/usePhone';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
@@ -120,14 +119,7 @@ export default function CertificateDetailsPage() {
   const now = useStatusClock((t) => (certificate ? nextCertificateChange(certificate, t) : null));
 
   if (isPending) return <Loading />;
-  if (isError || !certificate) {
-    return (
-      <Page title="Certificate" subtitle={dn}>
-        <Text>The certificate could not be loaded.</Text>
-        <AnchorLink to={certificatesPath(orgId)}>Back to the certificates</AnchorLink>
-      </Page>
-    );
-  }
+  if (isError || !certificate) return <NotFound what="certificate" back={{ to: certificatesPath(orgId), label: 'Back to the certificates' }} />;
 
   return (
     <Stack gap="lg">

@@ -11,6 +11,7 @@ import { Card, Stack, Text, Title } from '@mantine/core';
 import type { License } from '../../../common/schemas/license';
 import { licenseStatus, nextLicenseChange } from '../../../common/status';
 import { Loading } from '../../components/Loading';
+import { NotFound } from '../../components/NotFound';
 import { Page } from '../../components/Page';
 import { applyServerError, useSchemaForm } from '../../lib/forms';
 import { useStatusClock } from '../../lib/status-clock';
@@ -23,6 +24,7 @@ import { LicenseBadges } from './components/LicenseBadges';
 import { LicenseFacts } from './components/LicenseFacts';
 import { LicenseFields } from './components/LicenseFields';
 import { LicenseKeyPanel } from './components/LicenseKeyPanel';
+import { licensesPath } from './paths';
 import { approvalDraftSchema, DRAFT_FIELDS, draftOf, draftValidUntil, toApproval } from './components/license-draft';
 
 function LicenseDetails({ license }: { license: License }) {
@@ -97,13 +99,7 @@ export default function LicenseDetailsPage() {
   const { data: license, isPending, isError } = useLicense(licenseId);
 
   if (isPending) return <Loading />;
-  if (isError || !license) {
-    return (
-      <Page title="License">
-        <Text>The license could not be loaded.</Text>
-      </Page>
-    );
-  }
+  if (isError || !license) return <NotFound what="license" back={{ to: licensesPath(orgId), label: 'Back to the licenses' }} />;
   // A link with another organization's id: show it under its own organization, whose roles count.
   if (license.organization_id !== orgId) {
     return <Navigate to={licenseDetailsPath(license.organization_id, license.license_id)} replace />;

@@ -3,11 +3,11 @@
  * Contact, Certificates and Roles, the active one kept in the URL hash.
  */
 import { useParams } from 'react-router';
-import { Alert, Stack, Tabs, Text } from '@mantine/core';
+import { Stack, Tabs, Text } from '@mantine/core';
 import { IconAddressBook, IconCertificate, IconShieldLock } from '@tabler/icons-react';
 import { BanNotice, WithBannedBadge } from '../../components/BanNotice';
-import { AnchorLink } from '../../components/Link';
 import { Loading } from '../../components/Loading';
+import { NotFound } from '../../components/NotFound';
 import { Page } from '../../components/Page';
 import { useHashTab } from '../../components/useHashTab';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
@@ -39,15 +39,7 @@ export default function MemberDetailsPage() {
   const rolesWouldAllow = mayBan || mayRemove;
 
   if (isPending) return <Loading />;
-  if (isError || !member) {
-    return (
-      <Page title="Member">
-        <Alert color="orange" variant="light" title="The member could not be loaded">
-          <AnchorLink to={membersListPath(orgId)}>Back to the members</AnchorLink>
-        </Alert>
-      </Page>
-    );
-  }
+  if (isError || !member) return <NotFound what="member" back={{ to: membersListPath(orgId), label: 'Back to the members' }} />;
 
   // What the caller may do to this member, as the server decided (common/policy.ts).
   const may = (action: Action) => member.abilities.includes(action);

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Button, Group, Stack, Tabs } from '@mantine/core';
+import { Button, Group, Stack, Tabs } from '@mantine/core';
 import { IconBan, IconBuilding, IconChevronLeft, IconLockOpen, IconNotebook, IconPackage, IconUsers } from '@tabler/icons-react';
 import { label } from '../../../../common/enums';
 import type { Organization } from '../../../../common/schemas/organization';
@@ -14,6 +14,7 @@ import { BanModal } from '../../../components/BanModal';
 import { BanNotice, WithBannedBadge } from '../../../components/BanNotice';
 import { AnchorLink, ButtonLink } from '../../../components/Link';
 import { Loading } from '../../../components/Loading';
+import { NotFound } from '../../../components/NotFound';
 import { Page } from '../../../components/Page';
 import { useHashTab } from '../../../components/useHashTab';
 import { organizationRefusal } from '../../../../common/policy';
@@ -88,16 +89,7 @@ export default function AdminOrganizationPage() {
   );
 
   if (isPending) return <Loading />;
-  if (isError || !organization) {
-    return (
-      <Stack gap="xs">
-        {back}
-        <Page title="Organization">
-          <Alert color="orange" variant="light" title="The organization could not be loaded" />
-        </Page>
-      </Stack>
-    );
-  }
+  if (isError || !organization) return <NotFound what="organization" back={{ to: adminOrganizationsPath, label: 'Back to the organizations' }} />;
 
   return (
     <Stack gap="xs">

@@ -4,10 +4,11 @@
  * resources). The active tab is kept in the URL hash, as on the member details.
  */
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { Alert, Group, Stack, Tabs, Text } from '@mantine/core';
+import { Group, Stack, Tabs, Text } from '@mantine/core';
 import type { Resource } from '../../../../common/schemas/resource';
 import { AnchorLink } from '../../../components/Link';
 import { Loading } from '../../../components/Loading';
+import { NotFound } from '../../../components/NotFound';
 import { Page } from '../../../components/Page';
 import { ResourceAccessBadge } from '../../../components/ResourceAccessBadge';
 import { RESOURCE_ACCESS_LABELS, RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
@@ -65,15 +66,7 @@ export default function ResourceDetailsPage() {
   const back = <AnchorLink to={RESOURCES_PATH}>Back to resources</AnchorLink>;
 
   if (isPending) return <Loading />;
-  if (isError || !resource) {
-    return (
-      <Page title="Resource" documentTitle="Resource · Admin" subtitle={back}>
-        <Alert color="orange" variant="light">
-          The resource could not be loaded. It may have been deleted.
-        </Alert>
-      </Page>
-    );
-  }
+  if (isError || !resource) return <NotFound what="resource" back={{ to: RESOURCES_PATH, label: 'Back to resources' }} />;
 
   return (
     <Page
