@@ -1,14 +1,15 @@
 /**
  * Upload a certificate (SPEC.md §2 "/certificates/upload", route Certificates.New), checked with
- * the API's own schema (lib/forms.ts). The server checks the PEM: its 400 shows under the field
- * it names, a 409 as a toast (lib/api.ts); the form keeps the text.
+ * the API's own schema (lib/forms.ts). The server checks the PEM: its 400, and the 409 of a DN
+ * already in the portal, show under the Certificate field (lib/forms.ts); the form keeps the text.
  */
 import { useNavigate } from 'react-router';
-import { Button, FileButton, Group, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, FileButton, Group, Stack, TextInput, Textarea } from '@mantine/core';
 import { IconFileUpload, IconUpload } from '@tabler/icons-react';
 import { certificateUploadSchema } from '../../../common/schemas/certificate';
 import { AnchorLink } from '../../components/Link';
 import { MONOSPACE_TEXT_AREA } from '../../components/monospace';
+import { NoPermission } from '../../components/NoPermission';
 import { Page } from '../../components/Page';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { useAllowedHere } from '../../lib/actor';
@@ -53,43 +54,43 @@ export default function UploadCertificatePage() {
   return (
     <Page title="Upload certificate" subtitle={organization?.organization_name ?? '…'}>
       {organization && !mayUpload ? (
-        <Text>Your roles in this organization do not allow uploading certificates.</Text>
+        <NoPermission title="You may not upload certificates here" doing="Uploading a certificate" action="certificate.upload" />
       ) : (
-      <form onSubmit={form.onSubmit(submit)} aria-label="Upload certificate">
-        <Stack gap="md" maw={760}>
-          <TextInput
-            label="Description"
-            description="What the certificate is for, e.g. the gateway it belongs to."
-            {...form.getInputProps('description')}
-            maxLength={1000}
-          />
-          <Textarea
-            label="Certificate"
-            description="One X.509 certificate in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----."
-            {...form.getInputProps('certificate')}
-            rows={30}
-            wrap="off"
-            spellCheck={false}
-            autoComplete="off"
-            styles={MONOSPACE_TEXT_AREA}
-          />
-          <Group justify="space-between" gap="sm" wrap="wrap">
-            <FileButton onChange={(file) => void readFile(file)} accept=".pem,.crt,.cer,application/x-pem-file,text/plain">
-              {(props) => (
-                <Button {...props} variant="default" leftSection={<IconFileUpload size={16} aria-hidden />}>
-                  Read from a file
+        <form onSubmit={form.onSubmit(submit)} aria-label="Upload certificate">
+          <Stack gap="md" maw={760}>
+            <TextInput
+              label="Description"
+              description="What the certificate is for, e.g. the gateway it belongs to."
+              {...form.getInputProps('description')}
+              maxLength={1000}
+            />
+            <Textarea
+              label="Certificate"
+              description="One X.509 certificate in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----."
+              {...form.getInputProps('certificate')}
+              rows={30}
+              wrap="off"
+              spellCheck={false}
+              autoComplete="off"
+              styles={MONOSPACE_TEXT_AREA}
+            />
+            <Group justify="space-between" gap="sm" wrap="wrap">
+              <FileButton onChange={(file) => void readFile(file)} accept=".pem,.crt,.cer,application/x-pem-file,text/plain">
+                {(props) => (
+                  <Button {...props} variant="default" leftSection={<IconFileUpload size={16} aria-hidden />}>
+                    Read from a file
+                  </Button>
+                )}
+              </FileButton>
+              <Group gap="sm" wrap="wrap">
+                <AnchorLink to={certificatesPath(orgId)}>Cancel</AnchorLink>
+                <Button type="submit" loading={upload.isPending} leftSection={<IconUpload size={16} aria-hidden />}>
+                  Upload certificate
                 </Button>
-              )}
-            </FileButton>
-            <Group gap="sm" wrap="wrap">
-              <AnchorLink to={certificatesPath(orgId)}>Cancel</AnchorLink>
-              <Button type="submit" loading={upload.isPending} leftSection={<IconUpload size={16} aria-hidden />}>
-                Upload certificate
-              </Button>
+              </Group>
             </Group>
-          </Group>
-        </Stack>
-      </form>
+          </Stack>
+        </form>
       )}
     </Page>
   );

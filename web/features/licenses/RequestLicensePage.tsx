@@ -5,9 +5,10 @@
  * typed. Afterwards: the new license's details.
  */
 import { useNavigate } from 'react-router';
-import { Alert, Button, Card, Group, Stack } from '@mantine/core';
+import { Button, Card, Group, Stack } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { ButtonLink } from '../../components/Link';
+import { NoPermission } from '../../components/NoPermission';
 import { Page } from '../../components/Page';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { useAllowedHere } from '../../lib/actor';
@@ -42,25 +43,24 @@ export default function RequestLicensePage() {
   return (
     <Page title="Request license" subtitle={organization?.organization_name ?? '…'}>
       {organization && !mayRequest ? (
-        <Alert color="orange" variant="light" title="You may not request licenses here">
-          Requesting a license needs the Supervisor, Issuer or Approver role in this organization.
-        </Alert>
-      ) : null}
-      <Card withBorder padding="lg" maw={760}>
-        <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Request license">
-          <Stack gap="lg">
-            <LicenseFields form={form} disabled={request.isPending} />
-            <Group justify="flex-end" gap="sm">
-              <ButtonLink to={licensesPath(orgId)} variant="default">
-                Cancel
-              </ButtonLink>
-              <Button type="submit" leftSection={<IconSend size={16} aria-hidden />} loading={request.isPending} disabled={!mayRequest}>
-                Request license
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Card>
+        <NoPermission title="You may not request licenses here" doing="Requesting a license" action="license.request" />
+      ) : (
+        <Card withBorder padding="lg" maw={760}>
+          <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Request license">
+            <Stack gap="lg">
+              <LicenseFields form={form} disabled={request.isPending} />
+              <Group justify="flex-end" gap="sm">
+                <ButtonLink to={licensesPath(orgId)} variant="default">
+                  Cancel
+                </ButtonLink>
+                <Button type="submit" leftSection={<IconSend size={16} aria-hidden />} loading={request.isPending}>
+                  Request license
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Card>
+      )}
     </Page>
   );
 }
