@@ -11,5 +11,10 @@ export default defineConfig({
     // ("EnvironmentTeardownError: Closing rpc while onUserConsoleLog was pending", vitest#11153).
     // oidc-provider logs a runtime warning on import under Node 20, in every test file that builds the app.
     disableConsoleIntercept: true,
+    // Files and tests in shuffled order, so no test can lean on what another left (docs/decisions.md
+    // "Tests stand alone"). The seed is printed when the run starts and, by the reporter, under a failed
+    // run; `npx vitest run --sequence.seed=<seed>` replays that order.
+    sequence: { shuffle: true },
+    reporters: ['default', './test/support/seed-reporter.ts'],
   },
 });
