@@ -112,7 +112,17 @@ test.describe('members, roles, organizations and the journal', () => {
     await expect(issuer).toContainText('Organization');
     await shoot(page, 'member-roles');
 
+    // Unassigning asks first, like every action that takes something away; Cancel keeps the role.
     await issuer.getByRole('button', { name: 'Unassign Issuer in Contoso' }).click();
+    let confirm = page.getByRole('dialog', { name: 'Unassign Issuer?' });
+    await expect(confirm).toContainText('Max Member loses the role Issuer (Organization) in Contoso');
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(row(page, /Issuer/)).toHaveCount(1);
+    await issuer.getByRole('button', { name: 'Unassign Issuer in Contoso' }).click();
+    confirm = page.getByRole('dialog', { name: 'Unassign Issuer?' });
+    await confirm.getByRole('button', { name: 'Unassign' }).click();
     await expect(toast(page, 'Unassigned Issuer from Max Member.')).toBeVisible();
     await expect(row(page, /Issuer/)).toHaveCount(0);
 

@@ -8,7 +8,7 @@
  */
 import { request as playwrightRequest, type Page } from '@playwright/test';
 import type { Resource } from '../common/schemas/resource';
-import { apiAs, expect, expectAccessible, organizationIdOf, shoot, signInToCertificates, test, type Api } from './support';
+import { apiAs, expect, expectAccessible, organizationIdOf, shoot, signInToCertificates, test, toast, type Api } from './support';
 
 
 /** GET /api/piston/routes.hcl with an API token, from outside the browser (as the gateway does). */
@@ -74,6 +74,7 @@ test.describe('resources and the download gateway', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const tokenBox = page.getByRole('textbox', { name: 'Token', exact: true });
     await expect(tokenBox).toBeVisible();
+    await expect(toast(page, 'Token for piston@gateway.example created.')).toBeVisible();
     const apiToken = await tokenBox.inputValue();
     expect(apiToken.split('.')).toHaveLength(3);
     await expect(page.getByText('Shown only once')).toBeVisible();
@@ -168,6 +169,7 @@ test.describe('resources and the download gateway', () => {
     // The switch is the server's answer: click, then wait for it to show the grant.
     await contoso.click();
     await expect(contoso).toBeChecked();
+    await expect(toast(page, `Granted ${resourceName} to Contoso.`)).toBeVisible();
     await expect(contoso).toBeEnabled();
     await expect(page.getByRole('tab', { name: 'Organizations (1)' })).toBeVisible();
     await expectAccessible(page);

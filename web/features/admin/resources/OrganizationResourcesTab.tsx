@@ -62,6 +62,7 @@ function ResourceRows({ organization, resources, isGranted, editable, readOnlyLi
                 ) : (
                   <GrantSwitch
                     resourceId={resource.resource_id}
+                    resourceName={resource.resource_name}
                     organization={organization}
                     granted={isGranted(resource)}
                     editable={editable}

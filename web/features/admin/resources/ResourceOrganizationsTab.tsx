@@ -39,6 +39,7 @@ export function ResourceOrganizationsTab({ resource, editable }: { resource: Res
         cell: (o) => (
           <GrantSwitch
             resourceId={resource.resource_id}
+            resourceName={resource.resource_name}
             organization={o}
             granted={granted.has(o.organization_id)}
             editable={editable}
@@ -47,7 +48,7 @@ export function ResourceOrganizationsTab({ resource, editable }: { resource: Res
         ),
       },
     ],
-    [resource.resource_id, granted, editable],
+    [resource.resource_id, resource.resource_name, granted, editable],
   );
 
   return (

@@ -16,6 +16,7 @@ import { Page } from '../../../components/Page';
 import { useActor } from '../../../lib/actor';
 import { ApiError } from '../../../lib/api';
 import { applyServerError, useSchemaForm } from '../../../lib/forms';
+import { notifySuccess } from '../../../lib/notifications';
 import { adminPath } from '../screens';
 import { adminStateQueryOptions, useAdminState } from './api/get-admin-state';
 import { useCreateToken } from './api/create-token';
@@ -77,7 +78,10 @@ export default function NewTokenPage() {
     const request = tokenRequestSchema.parse({ ...values, groups: [group] });
     setCreated(null);
     create.mutate(request, {
-      onSuccess: (token) => setCreated({ token: token.trim(), request, at: Date.now() }),
+      onSuccess: (token) => {
+        setCreated({ token: token.trim(), request, at: Date.now() });
+        notifySuccess(`Token for ${request.upn} created.`);
+      },
       onError: (error) => {
         // 503: the secret went missing (a restart); the banner says so again.
         if (error instanceof ApiError && error.status === 503) void queryClient.invalidateQueries({ queryKey: adminStateQueryOptions().queryKey });

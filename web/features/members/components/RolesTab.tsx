@@ -1,7 +1,7 @@
 /**
  * The Roles tab (SPEC.md §2, §5): the member's assignments in the organizations the caller can
- * read; Unassign for those allowed, disabled for roles of another organization (they are
- * managed there); Assign with a role and a scope, both required. Everyone else sees
+ * read; Unassign for those allowed, after a confirmation, disabled for roles of another
+ * organization (they are managed there); Assign with a role and a scope, both required. Everyone else sees
  * 'No action available'.
  */
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { assignableRoles, grantableBy, memberRefusal } from '../../../../common/
 import { useActor, useAllowedHere } from '../../../lib/actor';
 import { useCurrentOrganization } from '../../../lib/session';
 import type { Member, MemberRole } from '../../../../common/schemas/member';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { Loading } from '../../../components/Loading';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { notifySuccess } from '../../../lib/notifications';
@@ -27,6 +28,7 @@ export interface RolesTabProps {
 }
 
 function UnassignButton({ member, role }: { member: Member; role: MemberRole }) {
+  const [confirming, setConfirming] = useState(false);
   const unassign = useUnassignRole();
   const elsewhere = role.organization_id !== member.organization_id;
   const name = `Unassign ${label(role.role)} in ${role.organization_name}`;
@@ -49,24 +51,29 @@ function UnassignButton({ member, role }: { member: Member; role: MemberRole }) 
       </Tooltip>
     );
   }
+  const roleName = label(role.role);
   return (
-    <Button
-      size="xs"
-      variant="light"
-      color="red"
-      leftSection={<IconTrash size={14} aria-hidden />}
-      aria-label={name}
-      loading={unassign.isPending}
-      onClick={() =>
-        // The row goes away with the answer, so the toast must not depend on this button staying mounted.
-        unassign
-          .mutateAsync({ organizationId: member.organization_id, memberId: member.member_id, role: role.role })
-          .then(() => notifySuccess(`Unassigned ${label(role.role)} from ${member.name}.`))
-          .catch(() => undefined) // lib/api.ts has shown the failure
-      }
-    >
-      Unassign
-    </Button>
+    <>
+      <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} aria-hidden />} aria-label={name} onClick={() => setConfirming(true)}>
+        Unassign
+      </Button>
+      <ConfirmModal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Unassign ${roleName}?`}
+        confirmLabel="Unassign"
+        pending={unassign.isPending}
+        onConfirm={() =>
+          // The row goes away with the answer, and this dialog with it: the toast must not depend on it staying mounted.
+          unassign
+            .mutateAsync({ organizationId: member.organization_id, memberId: member.member_id, role: role.role })
+            .then(() => notifySuccess(`Unassigned ${roleName} from ${member.name}.`))
+            .catch(() => setConfirming(false)) // lib/api.ts has shown the failure
+        }
+      >
+        {`${member.name} loses the role ${roleName} (${label(role.scope)}) in ${role.organization_name} from their next call on. It can be assigned again.`}
+      </ConfirmModal>
+    </>
   );
 }
 
