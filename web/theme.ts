@@ -16,6 +16,9 @@ export const theme = createTheme({
   respectReducedMotion: true,
   components: {
     Badge: { defaultProps: { radius: 'sm' } },
+    // A dialog's title bar as a plain element: Mantine draws it as <header>, which axe takes for a
+    // second banner landmark beside the page's header while a dialog is open.
+    ModalHeader: { defaultProps: { component: 'div' } },
   },
 });
 
