@@ -24,7 +24,8 @@ export function App() {
   return (
     <MantineProvider
       theme={theme}
-      defaultColorScheme="light"
+      // The system's scheme until the person picks one (layouts/ColorSchemeToggle, kept in localStorage).
+      defaultColorScheme="auto"
       getStyleNonce={styleNonce}
       cssVariablesResolver={cssVariablesResolver}
     >

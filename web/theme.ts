@@ -1,13 +1,15 @@
 /**
- * Mantine's default theme with a calm indigo. Shade 7 keeps white text on filled buttons and
- * links on white above the WCAG AA 4.5:1 contrast; "dimmed" text, the error red and the text of
- * the light variants are darkened for the same reason, here once for every screen.
+ * Mantine's default theme with a calm indigo, in light and dark (docs/decisions.md "Dark mode").
+ * Shade 7 keeps white text on filled buttons and links on white above the WCAG AA 4.5:1 contrast,
+ * in both schemes; "dimmed" text, the error red and the text of the light and outline variants are
+ * changed for the same reason, here once for every screen of each scheme.
  */
 import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
-  primaryShade: { light: 7, dark: 5 },
+  // Dark's default, 5, puts white on indigo.5 at 3.7:1; 7 is 5:1 (links stay indigo.4 in dark).
+  primaryShade: { light: 7, dark: 7 },
   defaultRadius: 'md',
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
@@ -37,6 +39,16 @@ const LIGHT_VARIANT_TEXT: Record<string, string> = {
   indigo: '#2b3c9c',
 };
 
+/**
+ * Text and border of the outline variants in light (outline badges, Delete): Mantine uses the
+ * primary shade (7), below 4.5:1 on white for these colours. Dark uses shade 3, far above it.
+ */
+const LIGHT_OUTLINE: Record<string, string> = {
+  red: 'var(--mantine-color-red-9)',
+  orange: LIGHT_VARIANT_TEXT.orange,
+  teal: LIGHT_VARIANT_TEXT.teal,
+};
+
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
@@ -44,8 +56,15 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     // Mantine's error red (red.6) is below 4.5:1 on white: field errors and error borders.
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     ...Object.fromEntries(Object.entries(LIGHT_VARIANT_TEXT).map(([color, text]) => [`--mantine-color-${color}-light-color`, text])),
+    ...Object.fromEntries(Object.entries(LIGHT_OUTLINE).map(([color, text]) => [`--mantine-color-${color}-outline`, text])),
   },
-  dark: {},
+  dark: {
+    // Mantine's dark.2 is 4.0:1 on the body (dark.7) and 3.5:1 on cards and striped rows (dark.6);
+    // this grey is 5.1:1 on dark.6 and 4.7:1 on a hovered row (dark.5).
+    '--mantine-color-dimmed': '#a8a8a8',
+    // Mantine's red.8 is 3.4:1 on the body; red.5 is 5.6:1 there and 4.9:1 on a card.
+    '--mantine-color-error': 'var(--mantine-color-red-5)',
+  },
 });
 
 /** The per-response CSP nonce the server writes into <meta property="csp-nonce">. */

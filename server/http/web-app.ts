@@ -1,8 +1,9 @@
 /**
  * Serves the built single-page app: hashed assets as files, and index.html for every other
  * browser path (the app's router decides, unknown paths land on its /404 screen).
- * index.html gets this response's CSP nonce (style-src), which the app's runtime <style> tags need:
- * Mantine's, and react-remove-scroll's in dialogs (web/main.tsx).
+ * index.html gets this response's CSP nonces: the style-src one, which the app's runtime <style> tags
+ * need (Mantine's, and react-remove-scroll's in dialogs, web/main.tsx), and the script-src one for
+ * its one inline script, which sets the colour scheme before the first paint (web/index.html).
  *
  * Assets go out compressed as the build wrote them (vite.config.ts writes a .br and a .gz beside
  * each): nothing is compressed per request, so no CPU is spent on the event loop for it. Hashed
@@ -25,6 +26,8 @@ import { STYLESHEET_PATH } from '../auth/idp/login-page';
 
 /** The placeholder Vite writes (vite.config.ts `html.cspNonce`). */
 export const NONCE_PLACEHOLDER = 'CSP_NONCE_PLACEHOLDER';
+/** The placeholder of index.html's inline script (the colour scheme before the first paint). */
+export const SCRIPT_NONCE_PLACEHOLDER = 'CSP_SCRIPT_NONCE_PLACEHOLDER';
 /** Vite names every file under assets/ by a hash of its content: a new build never reuses a name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -63,9 +66,10 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
     }
     const pathname = url.split('?')[0];
     const html = screens.find((screen) => screen.paths.test(pathname))?.html ?? indexHtml;
-    const nonce = (reply as FastifyReply & { cspNonce?: { style: string } }).cspNonce?.style ?? '';
-    // The nonce is good for this response only: no cache, in the browser or between, may keep it.
-    return reply.type('text/html').header('cache-control', 'no-store').send(html.replaceAll(NONCE_PLACEHOLDER, nonce));
+    const nonces = (reply as FastifyReply & { cspNonce?: { script: string; style: string } }).cspNonce;
+    // The nonces are good for this response only: no cache, in the browser or between, may keep them.
+    const page = html.replaceAll(SCRIPT_NONCE_PLACEHOLDER, nonces?.script ?? '').replaceAll(NONCE_PLACEHOLDER, nonces?.style ?? '');
+    return reply.type('text/html').header('cache-control', 'no-store').send(page);
   };
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

@@ -6,7 +6,7 @@ import { APP_TITLE } from './usePageTitle';
 
 export function CenteredCard({ children }: { children: ReactNode }) {
   return (
-    <Center mih="100dvh" p="md" bg="var(--mantine-color-gray-0)">
+    <Center mih="100dvh" p="md" className="backdrop">
       <Card withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={520}>
         <Stack gap="lg">
           <Group gap="xs" aria-hidden>

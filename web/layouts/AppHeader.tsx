@@ -1,8 +1,8 @@
 /**
  * The header of every signed-in layout: the title, then Self-Service, Release Notes, Admin
- * (SCREENS.admin), Logout and the member's name in brackets (SPEC.md §2). On phones the links
- * move into a menu so nothing overflows; its code (HeaderMenu) loads when the button is reached
- * for, and the menu opens once it has.
+ * (SCREENS.admin), Logout and the member's name in brackets (SPEC.md §2), and the light/dark
+ * switch. On phones the links move into a menu so nothing overflows; its code (HeaderMenu) loads
+ * when the button is reached for, and the menu opens once it has.
  */
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -13,6 +13,7 @@ import { useActor } from '../lib/actor';
 import { PATHS } from '../lib/navigation';
 import { useProfile } from '../lib/session';
 import { APP_TITLE } from '../components/usePageTitle';
+import { ColorSchemeToggle } from './ColorSchemeToggle';
 
 interface HeaderLink {
   to: string;
@@ -85,28 +86,31 @@ export function AppHeader({ burger }: { burger?: ReactNode }) {
           </Anchor>
         </Group>
 
-        <Group component="nav" aria-label="Main" gap="lg" wrap="nowrap" visibleFrom="sm">
-          {links.map((link) => (
-            <Anchor
-              key={link.to}
-              component={Link}
-              to={link.to}
-              size="sm"
-              fw={isCurrent(link) ? 700 : 500}
-              underline={isCurrent(link) ? 'always' : 'hover'}
-              aria-current={isCurrent(link) ? 'page' : undefined}
-            >
-              {link.label}
-            </Anchor>
-          ))}
-          {name ? (
-            <Text size="sm" fw={500} data-testid="user-name">
-              {name}
-            </Text>
-          ) : null}
-        </Group>
+        <Group gap="sm" wrap="nowrap">
+          <Group component="nav" aria-label="Main" gap="lg" wrap="nowrap" visibleFrom="sm">
+            {links.map((link) => (
+              <Anchor
+                key={link.to}
+                component={Link}
+                to={link.to}
+                size="sm"
+                fw={isCurrent(link) ? 700 : 500}
+                underline={isCurrent(link) ? 'always' : 'hover'}
+                aria-current={isCurrent(link) ? 'page' : undefined}
+              >
+                {link.label}
+              </Anchor>
+            ))}
+            {name ? (
+              <Text size="sm" fw={500} data-testid="user-name">
+                {name}
+              </Text>
+            ) : null}
+          </Group>
 
-        <PhoneMenu name={name} links={links} />
+          <ColorSchemeToggle />
+          <PhoneMenu name={name} links={links} />
+        </Group>
       </Group>
     </AppShell.Header>
   );

@@ -26,6 +26,7 @@ function page(title: string, body: string, head = ''): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)} · Customer Portal</title>
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 ${head}</head>

@@ -29,7 +29,7 @@ export function DeleteResourceButton({ resource }: { resource: Resource }) {
 
   return (
     <>
-      <Button variant="outline" color="red.9" leftSection={<IconTrash size={16} aria-hidden />} onClick={open}>
+      <Button variant="outline" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={open}>
         Delete
       </Button>
       <ConfirmModal opened={opened} onClose={close} title="Delete resource?" confirmLabel="Delete resource" pending={remove.isPending} onConfirm={confirm}>

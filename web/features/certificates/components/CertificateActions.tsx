@@ -36,7 +36,7 @@ export function CertificateActions({ certificate, now }: { certificate: Certific
       label: 'Remove',
       icon: <IconTrash {...ICON} />,
       variant: 'outline',
-      color: 'red.9',
+      color: 'red',
       shown: status.can_remove && may('certificate.remove'),
       run: () => remove.mutateAsync(ref),
       success: 'Certificate removed.',

@@ -46,7 +46,7 @@ export function LicenseActions({ license, status, onApprove, approving }: Licens
       label: 'Reject',
       icon: <IconX {...ICON} />,
       variant: 'outline',
-      color: 'red.9',
+      color: 'red',
       shown: status.can_reject && may('license.reject'),
       run: () => reject.mutateAsync(ref),
       success: `License ${name} rejected.`,

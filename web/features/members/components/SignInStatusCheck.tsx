@@ -63,7 +63,7 @@ export function SignInStatusCheck({ member }: { member: Member }) {
               title={
                 <Group gap="xs" wrap="wrap">
                   <span className="break-anywhere">{result.email}</span>
-                  <Badge size="sm" variant="outline" color={result.can_sign_in ? '#066649' : '#9a3a00'}>
+                  <Badge size="sm" variant="outline" color={result.can_sign_in ? 'teal' : 'orange'}>
                     {result.can_sign_in ? 'Can sign in' : 'Cannot sign in'}
                   </Badge>
                 </Group>
