@@ -258,7 +258,7 @@ export function factories(host: FactoryHost) {
     if (!renewed) return { id, name, organization: organizationId, version };
     // The successor a renewal makes (licenses/service.ts renew): same scope and length, from the day of the renewal.
     const successor = await license(organization, state === 'extended' ? 'approved' : 'requested', {
-      name: `${name} (renewal 2)`, scope: options.scope, from: state === 'extended' ? -12 : 0, days, note: `Renewal of ${name}.`,
+      name: `${name} (renewal 1)`, scope: options.scope, from: state === 'extended' ? -12 : 0, days, note: `Renewal of ${name}.`,
     });
     await updateLicense(host.db, id, { extended_by_license_id: successor.id });
     return { id, name, organization: organizationId, version, successor: successor.id };
