@@ -7,50 +7,49 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Db } from '../../server/db/database';
-import { seedDemoData } from '../../server/demo/seed';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
+import { factories, type Cooperation } from '../support/factories';
 import { START, TEST_CONFIG, signToken, useTestApp } from '../support/test-app';
 
 const dialects = await testDialects();
 
 describe.each(dialects)('access cache on %s', (dialect) => {
-  const t = useTestApp(dialect);
-  const contoso = () => `/api/organizations/${t.org.contoso}`;
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+  let w: Cooperation;
+  beforeAll(async () => {
+    w = await make.cooperation();
+  });
+  const customer = () => `/api/organizations/${w.customer.id}`;
 
   it('shuts a banned member out at the next call even when the ban is written outside the portal', async () => {
-    for (let i = 0; i < 2; i++) expect((await t.call('member@contoso.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
-    await t.db.updateTable('members').set({ date_member_banned: START.toISOString() }).where('member_email', '=', 'member@contoso.example').execute();
-    expect((await t.call('member@contoso.example', { method: 'GET', url: contoso() })).statusCode).toBe(403);
-    await t.db.updateTable('members').set({ date_member_banned: null }).where('member_email', '=', 'member@contoso.example').execute();
-    expect((await t.call('member@contoso.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
+    const member = await make.member(w.customer);
+    for (let i = 0; i < 2; i++) expect((await t.call(member.email, { method: 'GET', url: customer() })).statusCode).toBe(200);
+    await t.db.updateTable('members').set({ date_member_banned: START.toISOString() }).where('member_id', '=', member.id).execute();
+    expect((await t.call(member.email, { method: 'GET', url: customer() })).statusCode).toBe(403);
+    await t.db.updateTable('members').set({ date_member_banned: null }).where('member_id', '=', member.id).execute();
+    expect((await t.call(member.email, { method: 'GET', url: customer() })).statusCode).toBe(200);
   });
 
   it('applies a role taken away at the next call', async () => {
-    const upload = { method: 'POST' as const, url: `${contoso()}/certificates`, payload: { certificate: 'not a certificate' } };
+    const issuer = await make.member(w.customer, { role: 'ISSUER' });
+    const upload = { method: 'POST' as const, url: `${customer()}/certificates`, payload: { certificate: 'not a certificate' } };
     // Allowed to try (400 for the PEM), then refused (403) once the role is gone.
-    expect((await t.call('issuer@contoso.example', upload)).statusCode).toBe(400);
-    const member = await t.db.selectFrom('members').select('member_id').where('member_email', '=', 'issuer@contoso.example').executeTakeFirstOrThrow();
-    await t.db.updateTable('role_assignments').set({ role: 'MEMBER' }).where('member_id', '=', member.member_id).where('role', '=', 'ISSUER').execute();
-    try {
-      expect((await t.call('issuer@contoso.example', upload)).statusCode).toBe(403);
-    } finally {
-      await t.db.updateTable('role_assignments').set({ role: 'ISSUER' }).where('member_id', '=', member.member_id).where('role', '=', 'MEMBER').execute();
-    }
-    expect((await t.call('issuer@contoso.example', upload)).statusCode).toBe(400);
+    expect((await t.call(issuer.email, upload)).statusCode).toBe(400);
+    await t.db.updateTable('role_assignments').set({ role: 'MEMBER' }).where('member_id', '=', issuer.id).where('role', '=', 'ISSUER').execute();
+    expect((await t.call(issuer.email, upload)).statusCode).toBe(403);
   });
 
   it('follows an organization moved to another parent at the next call', async () => {
-    expect((await t.call('admin@northwind.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
-    const lists = async () => (await t.call('admin@northwind.example', { method: 'GET', url: '/api/organizations' })).json().map((o: { organization_id: string }) => o.organization_id);
-    expect(await lists()).toContain(t.org.contoso);
-    await t.db.updateTable('organizations').set({ parent_organization_id: t.org.operator }).where('organization_id', '=', t.org.contoso).execute();
-    try {
-      expect((await t.call('admin@northwind.example', { method: 'GET', url: contoso() })).statusCode).toBe(404);
-      expect(await lists()).not.toContain(t.org.contoso);
-    } finally {
-      await t.db.updateTable('organizations').set({ parent_organization_id: t.org.northwind }).where('organization_id', '=', t.org.contoso).execute();
-    }
-    expect((await t.call('admin@northwind.example', { method: 'GET', url: contoso() })).statusCode).toBe(200);
+    const partnerAdmin = await make.member(w.partner, { role: 'ADMINISTRATOR', scope: 'COOPERATION' });
+    const moved = await make.organization({ parent: w.partner });
+    const url = `/api/organizations/${moved.id}`;
+    expect((await t.call(partnerAdmin.email, { method: 'GET', url })).statusCode).toBe(200);
+    const lists = async () => (await t.call(partnerAdmin.email, { method: 'GET', url: '/api/organizations' })).json().map((o: { organization_id: string }) => o.organization_id);
+    expect(await lists()).toContain(moved.id);
+    await t.db.updateTable('organizations').set({ parent_organization_id: w.operator.id }).where('organization_id', '=', moved.id).execute();
+    expect((await t.call(partnerAdmin.email, { method: 'GET', url })).statusCode).toBe(404);
+    expect(await lists()).not.toContain(moved.id);
   });
 });
 
@@ -59,15 +58,18 @@ describe.runIf(dialects.includes('postgres'))('two instances on one PostgreSQL',
   let second: Db;
   let a: FastifyInstance;
   let b: FastifyInstance;
-  let contosoId: string;
+  let w: Cooperation;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    await seedDemoData(database.db, START);
+    const make = factories({ db: database.db });
+    w = await make.cooperation();
+    // Something to export: a public resource (routes.hcl lists every active organization) and a trusted certificate.
+    await make.resource({ access: 'PUBLIC' });
+    await make.certificate(w.customer, 'approved');
     second = openDatabase({ databaseUrl: database.url });
     a = await buildApp({ config: TEST_CONFIG, db: database.db, logger: false });
     b = await buildApp({ config: TEST_CONFIG, db: second, logger: false });
-    contosoId = (await database.db.selectFrom('organizations').select('organization_id').where('organization_name', '=', 'Contoso').executeTakeFirstOrThrow()).organization_id;
   });
   afterAll(async () => {
     await a?.close();
@@ -79,22 +81,22 @@ describe.runIf(dialects.includes('postgres'))('two instances on one PostgreSQL',
   const as = async (email: string) => ({ authorization: `Bearer ${await signToken(database.db, { email, email_verified: true })}` });
 
   it('sees a ban made through one instance at the next call to the other', async () => {
-    const member = await as('member@contoso.example');
-    const url = `/api/organizations/${contosoId}`;
+    const member = await as(w.member.email);
+    const url = `/api/organizations/${w.customer.id}`;
     for (const app of [a, b, a, b]) expect((await app.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
-    const memberId = (await database.db.selectFrom('members').select('member_id').where('member_email', '=', 'member@contoso.example').executeTakeFirstOrThrow()).member_id;
-    const ban = await a.inject({ method: 'POST', url: `${url}/members/${memberId}/ban`, headers: await as('supervisor@operator.example') });
+    const memberId = w.member.id;
+    const ban = await a.inject({ method: 'POST', url: `${url}/members/${memberId}/ban`, headers: await as(w.supervisor.email) });
     expect(ban.statusCode).toBe(200);
     expect((await b.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
     expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
-    expect((await b.inject({ method: 'POST', url: `${url}/members/${memberId}/unban`, headers: await as('supervisor@operator.example') })).statusCode).toBe(200);
+    expect((await b.inject({ method: 'POST', url: `${url}/members/${memberId}/unban`, headers: await as(w.supervisor.email) })).statusCode).toBe(200);
     expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
   });
 
   // The other instance learns of the change by NOTIFY (db/export-epoch.ts): within a moment, not
   // necessarily at its very next call, which may run before the notification has been read.
   it('serves the same export ETag from both, and a change through one within a moment at the other', async () => {
-    const devops = await as('devops@operator.example');
+    const devops = await as(w.devops.email);
     const etags = async (path: string) =>
       Promise.all([a, b].map(async (app) => String((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: devops })).headers.etag)));
     for (const path of ['routes.hcl', 'certs']) {
@@ -104,9 +106,8 @@ describe.runIf(dialects.includes('postgres'))('two instances on one PostgreSQL',
       for (const app of [a, b]) expect((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: { ...devops, 'if-none-match': fromA } })).statusCode).toBe(304);
     }
     const [routesBefore] = await etags('routes.hcl');
-    // Fabrikam is banned; unbanning it through instance A adds it to routes.hcl served by B.
-    const fabrikam = (await database.db.selectFrom('organizations').select('organization_id').where('organization_name', '=', 'Fabrikam').executeTakeFirstOrThrow()).organization_id;
-    expect((await a.inject({ method: 'POST', url: `/api/organizations/${fabrikam}/unban`, headers: await as('supervisor@operator.example') })).statusCode).toBe(200);
+    // The banned organization is not in routes.hcl; unbanning it through instance A adds it to routes.hcl served by B.
+    expect((await a.inject({ method: 'POST', url: `/api/organizations/${w.banned.id}/unban`, headers: await as(w.supervisor.email) })).statusCode).toBe(200);
     let [routesA, routesB] = await etags('routes.hcl');
     for (const until = Date.now() + 5_000; routesB === routesBefore && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 20));

@@ -6,16 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
+import { factories } from '../../../test/support/factories';
 import { signApiToken, verifyApiToken } from './api-tokens';
 
 const dialects = await testDialects();
 
 describe.each(dialects.slice(0, 1))('API token expiry, kept or not (%s)', (dialect) => {
-  const t = useTestApp(dialect);
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
   const pull = (token: string) => t.app.inject({ method: 'GET', url: '/api/piston/routes.hcl', headers: { authorization: `Bearer ${token}` } });
 
   it('answers until the second before exp, and 401 from exp on, whether verified before or not', async () => {
-    const provided = await t.call('devops@operator.example', { method: 'POST', url: '/api/admin/mastersecret', payload: 'a master secret for the tests', headers: { 'content-type': 'text/plain' } });
+    const { devops } = await make.cooperation();
+    const provided = await t.call(devops.email, { method: 'POST', url: '/api/admin/mastersecret', payload: 'a master secret for the tests', headers: { 'content-type': 'text/plain' } });
     expect(provided.statusCode).toBe(200);
     const kept = (await signApiToken(t.app, { upn: 'kept', groups: ['piston_export'], expiresInDays: 1 })).token;
     const fresh = (await signApiToken(t.app, { upn: 'fresh', groups: ['piston_export'], expiresInDays: 1 })).token;
