@@ -1,0 +1,84 @@
+/**
+ * CSV exports of the lists (docs/decisions.md "CSV export"): RFC 4180 (CRLF line ends, a cell with
+ * a quote, comma, CR or LF quoted, quotes inside doubled), UTF-8 with a byte order mark once at the
+ * start for spreadsheet programs, dates in ISO 8601, and cells that a spreadsheet would take for a
+ * formula (starting with =, +, -, @, tab or CR, as OWASP advises) neutralized by a leading `'`.
+ * Streamed: rows are pulled from the database a batch at a time, and the next batch is read only
+ * when the response has taken the last one (Readable.from waits for the reader), so memory stays
+ * flat whatever the list's length.
+ */
+import { Readable } from 'node:stream';
+
+export type CsvValue = string | number | boolean | Date | null | undefined;
+
+/** One column: its header and its cell of a row. */
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => CsvValue;
+}
+
+const BOM = '\uFEFF';
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** The text of one cell, quoted and neutralized as needed. Numbers and booleans are written as they are. */
+export function csvCell(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  let text = value instanceof Date ? value.toISOString() : value;
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const line = (cells: CsvValue[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+/**
+ * The CSV text of a list, a chunk per batch: the BOM and the header row first, then each batch's
+ * rows. `onEnd` learns how many rows were written and whether the list was written to its end
+ * (false when the reader went away or a batch failed); it runs once, before the stream ends.
+ */
+async function* csvChunks<T>(
+  columns: ReadonlyArray<CsvColumn<T>>,
+  batches: AsyncIterable<readonly T[]>,
+  onEnd?: (rows: number, complete: boolean) => Promise<void>,
+): AsyncGenerator<string> {
+  let rows = 0;
+  let complete = false;
+  try {
+    yield BOM + line(columns.map((c) => c.header));
+    for await (const batch of batches) {
+      if (!batch.length) continue;
+      let chunk = '';
+      for (const row of batch) chunk += line(columns.map((c) => c.value(row)));
+      rows += batch.length;
+      yield chunk;
+    }
+    complete = true;
+  } finally {
+    await onEnd?.(rows, complete);
+  }
+}
+
+/** The CSV of a list as a stream a Fastify reply sends (see `csvChunks`). */
+export function csvStream<T>(
+  columns: ReadonlyArray<CsvColumn<T>>,
+  batches: AsyncIterable<readonly T[]>,
+  onEnd?: (rows: number, complete: boolean) => Promise<void>,
+): Readable {
+  return Readable.from(csvChunks(columns, batches, onEnd), { objectMode: false });
+}
+
+/** Batches of a list read by offset, `size` rows at a time, until a batch comes back short. */
+export async function* offsetBatches<T>(read: (offset: number, limit: number) => Promise<readonly T[]>, size = 1000): AsyncGenerator<readonly T[]> {
+  for (let offset = 0; ; offset += size) {
+    const batch = await read(offset, size);
+    yield batch;
+    if (batch.length < size) return;
+  }
+}
+
+/** `attachment; filename="<list>-<name>-<date>.csv"`, the name reduced to safe characters. */
+export function csvDisposition(list: string, name: string, now: Date): string {
+  const safe = name.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'export';
+  return `attachment; filename="${list}-${safe}-${now.toISOString().slice(0, 10)}.csv"`;
+}
