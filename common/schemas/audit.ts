@@ -33,3 +33,7 @@ export const journalQuery = z.object({
   sort: sortParam(JOURNAL_SORTS),
 });
 export type JournalQuery = z.output<typeof journalQuery>;
+
+/** GET .../auditrecords.csv: the list's filter and order; the export holds every record, so no paging. */
+export const journalExportQuery = journalQuery.pick({ filter: true, sort: true });
+export type JournalExportQuery = z.output<typeof journalExportQuery>;

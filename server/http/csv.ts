@@ -8,6 +8,8 @@
  * flat whatever the list's length.
  */
 import { Readable } from 'node:stream';
+import type { Db } from '../db/database';
+import { audit } from '../db/audit';
 
 export type CsvValue = string | number | boolean | Date | null | undefined;
 
@@ -18,6 +20,7 @@ export interface CsvColumn<T> {
 }
 
 const BOM = '\uFEFF';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -81,4 +84,18 @@ export async function* offsetBatches<T>(read: (offset: number, limit: number) =>
 export function csvDisposition(list: string, name: string, now: Date): string {
   const safe = name.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'export';
   return `attachment; filename="${list}-${safe}-${now.toISOString().slice(0, 10)}.csv"`;
+}
+
+/**
+ * Journals an export when its stream ends, in a transaction of its own through the one audit path:
+ * what list, under which query (filters and order), how many rows, and whether the download ended
+ * early. `onEnd` of `csvStream`.
+ */
+export function journalExport(db: Db, by: { email: string }, organizationId: string | null, list: string, query: object, now: () => Date) {
+  const terms = Object.entries(query).filter(([, v]) => v !== undefined && v !== '' && v !== false).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return async (rows: number, complete: boolean) => {
+    const count = `${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}`;
+    const message = `Exported ${list} as CSV (${terms.length ? terms.join(', ') : 'no filters'}): ${complete ? count : `stopped after ${count}, the download ended early`}.`;
+    await db.transaction().execute((tx) => audit(tx, { reason: 'LIST_EXPORTED', message, organization_id: organizationId, member_email: by.email, now: now() }));
+  };
 }

@@ -1,11 +1,12 @@
 /** The journal of one organization (SPEC.md §2 "/auditrecords"): readable by any applying role. */
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { auditRecordSchema, type JournalQuery } from '../../../common/schemas/audit';
+import { auditRecordSchema, type AuditRecord, type JournalExportQuery, type JournalQuery } from '../../../common/schemas/audit';
 import type { RequestActor } from '../../auth/actor';
 import { authorize } from '../../access/authorize';
 import { cachedPage, encodeJson, queryKey, type JsonPage } from '../../db/page-cache';
-import { journalSize, listAuditRecords } from './repository';
+import { journalBatches, journalSize, listAuditRecords } from './repository';
+import { csvDisposition, csvStream, journalExport, type CsvColumn } from '../../http/csv';
 
 const records = z.array(auditRecordSchema);
 
@@ -22,3 +23,25 @@ export async function listJournal(db: Db, actor: RequestActor, organizationId: s
     return { json: encodeJson(records, rows), total };
   });
 }
+
+/**
+ * The journal as CSV (docs/decisions.md "CSV export"): the records the list shows under the same
+ * filter and order, all of them, streamed by key a thousand at a time. Authorized as the list is;
+ * the export itself is journaled when the stream ends (how many rows, the filter, the order), in a
+ * transaction of its own through the one audit path.
+ */
+export async function exportJournal(db: Db, actor: RequestActor, organizationId: string, query: JournalExportQuery, now: () => Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const size = await journalSize(db, organizationId);
+  const organization = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const body = csvStream(JOURNAL_COLUMNS, journalBatches(db, organizationId, query, size), journalExport(db, actor, organizationId, 'the journal', query, now));
+  return { body, disposition: csvDisposition('journal', organization.organization_name, now()) };
+}
+
+const JOURNAL_COLUMNS: CsvColumn<AuditRecord>[] = [
+  { header: 'record_id', value: (r) => r.record_id },
+  { header: 'date_created', value: (r) => r.date_created },
+  { header: 'reason', value: (r) => r.reason },
+  { header: 'member_email', value: (r) => r.member_email },
+  { header: 'message', value: (r) => r.message },
+];

@@ -62,7 +62,7 @@ async function pageByKey(db: Queryable, organizationId: string, query: JournalQu
  * it): the order the records were written in, which is their number and their id (the trigger of
  * migration 0005 draws both in step). Their times follow it unless the server's clock was set back.
  */
-const oldestFirst = (query: JournalQuery) => query.sort === 'date_created';
+const oldestFirst = (query: Pick<JournalQuery, 'sort'>) => query.sort === 'date_created';
 
 /**
  * With a filter, "contains" on the reason or the message, ignoring case (`containsIgnoringCase`):
@@ -119,4 +119,29 @@ export async function listAuditRecords(
   const rows = await filtered.select(COLUMNS).orderBy('record_id', direction).offset(query.offset).limit(query.limit).execute();
   const complete = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
   return page(rows, complete ? query.offset + rows.length : await countAll());
+}
+
+/**
+ * The whole journal as the list shows it (filter and order), for the CSV export: `batch` records at
+ * a time, each batch found by key after the last (by number without a filter, by id with one, the
+ * JSON pages' orders), so a million records take a million / `batch` index seeks and constant
+ * memory. Bounded by the size `n` read when the export began: records written meanwhile (the
+ * export's own record among them) are not in it, as no page of size n holds them.
+ */
+export async function* journalBatches(db: Queryable, organizationId: string, query: Pick<JournalQuery, 'filter' | 'sort'>, size: number, batch = 1000) {
+  const filter = query.filter?.trim();
+  const ascending = oldestFirst(query);
+  const base = db.selectFrom('audit_records').select([...COLUMNS, 'sequence']).where('organization_id', '=', organizationId).where('sequence', '<=', size);
+  const key = filter ? 'record_id' : 'sequence';
+  let after: number | string | null = null;
+  for (;;) {
+    let q = filter
+      ? base.where((eb) => eb.or([containsIgnoringCase(db, 'reason', filter), containsIgnoringCase(db, 'message', filter)]))
+      : base;
+    if (after !== null) q = q.where(key, ascending ? '>' : '<', after);
+    const rows = await q.orderBy(key, ascending ? 'asc' : 'desc').limit(batch).execute();
+    if (rows.length) after = rows[rows.length - 1][key];
+    yield page(rows.map(({ sequence: _, ...row }) => row), 0).rows;
+    if (rows.length < batch) return;
+  }
 }

@@ -1,11 +1,13 @@
 /** GET /api/organizations/{id}/auditrecords?filter&offset&limit (SPEC.md §7). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditRecordSchema, journalQuery } from '../../../common/schemas/audit';
+import { auditRecordSchema, journalExportQuery, journalQuery } from '../../../common/schemas/audit';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
-import { listJournal } from './journal';
+import { exportJournal, listJournal } from './journal';
+import { fileResponse } from '../../http/openapi';
+import { CSV_TYPE } from '../../http/csv';
 
 export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
@@ -21,5 +23,24 @@ export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
       },
     },
     async (request, reply) => sendPage(reply, await listJournal(api.db, actorOf(request), request.params.id, request.query)),
+  );
+
+  api.get(
+    '/organizations/:id/auditrecords.csv',
+    {
+      schema: {
+        summary: 'Export the journal of an organization as CSV, with the list\'s filter and order',
+        operationId: 'exportAuditRecords',
+        tags: ['journal'],
+        params: z.object({ id: idText() }),
+        querystring: journalExportQuery,
+        response: { 200: fileResponse('Every record the list shows under the filter and order, as CSV (RFC 4180, UTF-8 with BOM; Content-Disposition: attachment).', 'text/csv') },
+      },
+    },
+    async (request, reply) => {
+      const { body, disposition } = await exportJournal(api.db, actorOf(request), request.params.id, request.query, api.now);
+      // A stream is piped as it is, past the response schema's serializer; the schema documents the text.
+      return reply.type(CSV_TYPE).header('content-disposition', disposition).header('cache-control', 'no-store').send(body as unknown as string);
+    },
   );
 };
