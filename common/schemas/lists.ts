@@ -40,6 +40,9 @@ const statusFilters = {
 
 export const certificateListQuery = z.object({ ...statusFilters, sort: sortParam(CERTIFICATE_SORTS) });
 export type CertificateListQuery = z.infer<typeof certificateListQuery>;
+/** GET .../certificates.csv: the list's filters and order; the export holds every row, so no paging. */
+export const certificateExportQuery = certificateListQuery.omit({ offset: true, limit: true });
+export type CertificateExportQuery = z.infer<typeof certificateExportQuery>;
 
 export const licenseListQuery = z.object({ ...statusFilters, sort: sortParam(LICENSE_SORTS) });
 export type LicenseListQuery = z.infer<typeof licenseListQuery>;

@@ -6,8 +6,7 @@ import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
 import { exportJournal, listJournal } from './journal';
-import { fileResponse } from '../../http/openapi';
-import { CSV_TYPE } from '../../http/csv';
+import { csvResponse, sendCsv } from '../../http/csv';
 
 export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
@@ -34,13 +33,9 @@ export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
         tags: ['journal'],
         params: z.object({ id: idText() }),
         querystring: journalExportQuery,
-        response: { 200: fileResponse('Every record the list shows under the filter and order, as CSV (RFC 4180, UTF-8 with BOM; Content-Disposition: attachment).', 'text/csv') },
+        response: csvResponse,
       },
     },
-    async (request, reply) => {
-      const { body, disposition } = await exportJournal(api.db, actorOf(request), request.params.id, request.query, api.now);
-      // A stream is piped as it is, past the response schema's serializer; the schema documents the text.
-      return reply.type(CSV_TYPE).header('content-disposition', disposition).header('cache-control', 'no-store').send(body as unknown as string);
-    },
+    async (request, reply) => sendCsv(reply, await exportJournal(api.db, actorOf(request), request.params.id, request.query, api.now)),
   );
 };

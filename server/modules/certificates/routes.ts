@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { certificateSchema, certificateSummarySchema, certificateUploadSchema } from '../../../common/schemas/certificate';
-import { certificateListQuery } from '../../../common/schemas/lists';
+import { certificateExportQuery, certificateListQuery } from '../../../common/schemas/lists';
+import { csvResponse, sendCsv } from '../../http/csv';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
@@ -25,6 +26,14 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get('/certificates', { schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
+
+  api.get('/certificates.csv', { schema: { summary: 'Export the certificates of the organizations the caller can see as CSV, with the list\'s filters and order', operationId: 'exportCertificateList', tags, querystring: certificateExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportForActor(api.db, actorOf(request), request.query, api.now)),
+  );
+
+  api.get('/organizations/:id/certificates.csv', { schema: { summary: 'Export the certificates of an organization as CSV, with the list\'s filters and order', operationId: 'exportOrganizationCertificateList', tags, params: org, querystring: certificateExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now)),
+  );
 
   api.get('/organizations/:id/certificates', { schema: { summary: 'List the certificates of an organization', operationId: 'listOrganizationCertificates', tags, params: org, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));

@@ -9,7 +9,8 @@ import { abilitiesOn, OBJECT_ACTIONS, type Action, type Actor, type TargetOrgani
 import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
 import { certificateSummarySchema, descriptionSchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
-import type { CertificateListQuery } from '../../../common/schemas/lists';
+import type { CertificateExportQuery, CertificateListQuery } from '../../../common/schemas/lists';
+import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
@@ -90,6 +91,49 @@ export async function listForOrganization(db: Db, actor: RequestActor, organizat
 /** The admin list: certificates of every organization where the actor has an applying role. */
 export async function listForActor(db: Db, actor: RequestActor, query: CertificateListQuery, now: Date) {
   return page(db, actor, await readableOrganizationIds(db, actor), query, now);
+}
+
+/**
+ * The certificate list as CSV (docs/decisions.md "CSV export"): every row under the list's filters
+ * and order, read a thousand at a time, statuses computed as the list's badges are at the request's
+ * instant. `listForOrganization`'s authorization; journaled in the organization's journal.
+ */
+export async function exportForOrganization(db: Db, actor: RequestActor, organizationId: string, query: CertificateExportQuery, now: () => Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  return exportCertificates(db, [organizationId], query, now, journalExport(db, actor, organizationId, `the certificates of ${name}`, query, now), name);
+}
+
+/** The admin list as CSV, as `listForActor` reads it; journaled in the caller's organization's journal. */
+export async function exportForActor(db: Db, actor: RequestActor, query: CertificateExportQuery, now: () => Date) {
+  const organizations = await readableOrganizationIds(db, actor);
+  return exportCertificates(db, organizations, query, now, journalExport(db, actor, actor.organization_id, 'the certificates of all organizations', query, now), 'all');
+}
+
+function exportCertificates(
+  db: Db, organizations: 'all' | string[], query: CertificateExportQuery, now: () => Date,
+  onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
+) {
+  const at = now();
+  const batches = offsetBatches(async (offset, limit) => (await repo.listCertificates(db, organizations, { ...query, offset, limit }, at)).rows);
+  const columns: CsvColumn<CertificateListRow>[] = [
+    { header: 'organization_id', value: (c) => c.organization_id },
+    { header: 'organization_name', value: (c) => c.organization_name },
+    { header: 'distinguished_name', value: (c) => c.distinguished_name },
+    { header: 'approval', value: (c) => certificateStatus(c, at).approval },
+    { header: 'valid', value: (c) => certificateStatus(c, at).valid },
+    { header: 'expired', value: (c) => certificateStatus(c, at).expired },
+    { header: 'description', value: (c) => c.description },
+    { header: 'owner_member_id', value: (c) => c.owner_member_id },
+    { header: 'owner_name', value: (c) => c.owner_name },
+    { header: 'date_not_before', value: (c) => c.date_not_before },
+    { header: 'date_not_after', value: (c) => c.date_not_after },
+    { header: 'date_approved', value: (c) => c.date_approved },
+    { header: 'date_revoked', value: (c) => c.date_revoked },
+    { header: 'date_expiry_acknowledged', value: (c) => c.date_expiry_acknowledged },
+    { header: 'date_created', value: (c) => c.date_created },
+  ];
+  return { body: csvStream(columns, batches, onEnd), disposition: csvDisposition('certificates', fileName, at) };
 }
 
 export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: CertificateListQuery, now: Date) {
