@@ -1,5 +1,5 @@
 /**
- * Downloads of files behind the bearer token (the piston routes file and certificate archive):
+ * Downloads of files behind the bearer token (the piston routes file and certificate archive, the lists' CSV exports):
  * a plain <a href> would not send the Authorization header, so the file is fetched through the
  * API client and saved from an object URL.
  */
@@ -26,9 +26,9 @@ function saveBlob(blob: Blob, fileName: string): void {
  * shows a toast and keeps the person on the page instead of the shared error screens.
  * Answers the response headers (the ETag, for example), or null when the download failed.
  */
-export async function downloadFile(path: string, fileName: string): Promise<Headers | null> {
+export async function downloadFile(path: string, fileName: string, query?: Record<string, string | boolean | undefined>): Promise<Headers | null> {
   try {
-    const { data, headers } = await apiRequest<Blob>(path, { quiet: true, responseType: 'blob' });
+    const { data, headers } = await apiRequest<Blob>(path, { quiet: true, responseType: 'blob', query });
     saveBlob(data, fileName);
     return headers;
   } catch (error) {

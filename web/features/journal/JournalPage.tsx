@@ -2,11 +2,12 @@
  * The journal of an organization (SPEC.md §2 "/auditrecords"): its audit records newest first (or
  * oldest first, by the Date header), a filter on the reason code or the message text, and pages of 100.
  */
-import { Code } from '@mantine/core';
+import { Code, Group } from '@mantine/core';
 import type { AuditRecord } from '../../../common/schemas/audit';
 import { JOURNAL_SORTS } from '../../../common/sorts';
 import { formatDateTime } from '../../../common/dates';
 import { DataTable, type DataColumn } from '../../components/DataTable';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
@@ -29,7 +30,10 @@ export default function JournalPage() {
 
   return (
     <Page title="Journal" subtitle={organization ? `What happened in ${organization.organization_name}, ${order === 'date_created' ? 'oldest' : 'newest'} first.` : '…'}>
-      <FilterForm label="Filter by reason or message" placeholder="e.g. ROLE_ASSIGNED or an email" value={filter} onFilter={setFilter} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <FilterForm label="Filter by reason or message" placeholder="e.g. ROLE_ASSIGNED or an email" value={filter} onFilter={setFilter} />
+        <ExportCsvButton path={`/api/organizations/${encodeURIComponent(orgId)}/auditrecords`} request={{ filter: filter || undefined, sort }} name="journal" />
+      </Group>
       <PagedList
         query={records}
         noun="records"

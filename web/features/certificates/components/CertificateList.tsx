@@ -5,19 +5,21 @@
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Stack } from '@mantine/core';
+import { Anchor, Group, Stack } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
+import { ExportCsvButton } from '../../../components/ExportCsvButton';
 import { PagedList } from '../../../components/PagedList';
 import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useListSort, useStatusListSearch } from '../../../components/useListSearch';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
+import { organizationCertificatesPath } from '../api/keys';
 import { CERTIFICATE_PAGE_SIZE } from '../api/prefetch-certificates';
 import { DistinguishedName } from './DistinguishedName';
 
@@ -68,7 +70,10 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
 
   return (
     <Stack gap="lg">
-      <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} />
+        <ExportCsvButton path={organizationId ? organizationCertificatesPath(organizationId) : '/api/certificates'} request={request} name="certificates" />
+      </Group>
       <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => (
           <DataTable
