@@ -46,6 +46,9 @@ export type CertificateExportQuery = z.infer<typeof certificateExportQuery>;
 
 export const licenseListQuery = z.object({ ...statusFilters, sort: sortParam(LICENSE_SORTS) });
 export type LicenseListQuery = z.infer<typeof licenseListQuery>;
+/** GET .../licenses.csv: the list's filters and order, every row. */
+export const licenseExportQuery = licenseListQuery.omit({ offset: true, limit: true });
+export type LicenseExportQuery = z.infer<typeof licenseExportQuery>;
 
 /** What the certificate and license lists share. */
 export type StatusListQuery = Omit<CertificateListQuery, 'sort'>;

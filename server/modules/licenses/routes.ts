@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuery } from '../../../common/schemas/license';
-import { licenseListQuery } from '../../../common/schemas/lists';
+import { licenseExportQuery, licenseListQuery } from '../../../common/schemas/lists';
+import { csvResponse, sendCsv } from '../../http/csv';
 import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
@@ -42,6 +43,14 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
     },
     async (_request, reply) =>
       reply.type('application/x-pem-file').send(licensePublicKeyPem(api.masterSecret)),
+  );
+
+  api.get('/licenses.csv', { schema: { summary: 'Export the licenses of the organizations the caller can see as CSV, with the list\'s filters and order', operationId: 'exportLicenseList', tags, querystring: licenseExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportForActor(api.db, actorOf(request), request.query, api.now)),
+  );
+
+  api.get('/organizations/:id/licenses.csv', { schema: { summary: 'Export the licenses of an organization as CSV, with the list\'s filters and order', operationId: 'exportOrganizationLicenseList', tags, params: org, querystring: licenseExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now)),
   );
 
   api.get('/organizations/:id/licenses', { schema: { summary: 'List the licenses of an organization', operationId: 'listOrganizationLicenses', tags, params: org, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
