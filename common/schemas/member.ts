@@ -45,6 +45,9 @@ export const memberListQuery = z.object({
   sort: sortParam(MEMBER_SORTS),
 });
 export type MemberListQuery = z.infer<typeof memberListQuery>;
+/** GET .../members.csv: the list's filter and order, every row. */
+export const memberExportQuery = memberListQuery.omit({ offset: true, limit: true });
+export type MemberExportQuery = z.infer<typeof memberExportQuery>;
 
 // Digits with the usual separators, an optional leading + and an optional extension ("x12", "ext. 12").
 const PHONE = /^\+?[0-9()./\s-]*(?:(?:x|ext\.?)\s*[0-9]+)?$/i;

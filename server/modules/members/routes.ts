@@ -2,8 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  assignQuery, memberListQuery, memberRoleSchema, memberSchema, memberStatusSchema, memberUpdateSchema, statusQuery, unassignQuery,
+  assignQuery, memberExportQuery, memberListQuery, memberRoleSchema, memberSchema, memberStatusSchema, memberUpdateSchema, statusQuery, unassignQuery,
 } from '../../../common/schemas/member';
+import { csvResponse, sendCsv } from '../../http/csv';
 import { banQuery } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
@@ -24,6 +25,14 @@ export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get('/members', { schema: { summary: 'List the members of the organizations the caller can see', operationId: 'listMembers', tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
     return sendPage(reply, await service.listAllMembers(api.db, actorOf(request), request.query));
   });
+
+  api.get('/members.csv', { schema: { summary: 'Export the members of the organizations the caller can see as CSV, with the list\'s filter and order', operationId: 'exportMemberList', tags, querystring: memberExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportAllMembers(api.db, actorOf(request), request.query, api.now)),
+  );
+
+  api.get('/organizations/:id/members.csv', { schema: { summary: 'Export the members of an organization as CSV, with the list\'s filter and order', operationId: 'exportOrganizationMemberList', tags, params: org, querystring: memberExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportOrganizationMembers(api.db, actorOf(request), request.params.id, request.query, api.now)),
+  );
 
   api.get(
     '/organizations/:id/members',

@@ -8,7 +8,8 @@ import type { Db, Queryable, Tx } from '../../db/database';
 import { lockRow } from '../../db/lock';
 import type { MembersTable } from '../../db/schema';
 import { z } from 'zod';
-import { memberSchema, type Member, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
+import { memberSchema, type Member, type MemberExportQuery, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
+import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
 import type { RequestActor } from '../../auth/actor';
 import { authorize, refuseWhen } from '../../access/authorize';
 import { abilitiesIn } from '../../access/abilities';
@@ -87,6 +88,49 @@ export async function listOrganizationMembers(db: Db, actor: RequestActor, organ
 /** GET /api/members: the users list across every organization the caller can read. */
 export async function listAllMembers(db: Db, actor: RequestActor, query: MemberListQuery) {
   return page(db, actor, await readableOrganizationIds(db, actor), query);
+}
+
+/**
+ * The member list as CSV (docs/decisions.md "CSV export"): every row under the list's filter and
+ * order, a thousand at a time, with the roles the list shows the caller. `listOrganizationMembers`'s
+ * authorization; journaled in the organization's journal.
+ */
+export async function exportOrganizationMembers(db: Db, actor: RequestActor, organizationId: string, query: MemberExportQuery, now: () => Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  return exportMembers(db, actor, [organizationId], query, now, journalExport(db, actor, organizationId, `the members of ${name}`, query, now), name);
+}
+
+/** The users list as CSV, as `listAllMembers` reads it; journaled in the caller's organization's journal. */
+export async function exportAllMembers(db: Db, actor: RequestActor, query: MemberExportQuery, now: () => Date) {
+  const organizations = await readableOrganizationIds(db, actor);
+  return exportMembers(db, actor, organizations, query, now, journalExport(db, actor, actor.organization_id, 'the members of all organizations', query, now), 'all');
+}
+
+const MEMBER_COLUMNS: CsvColumn<Member>[] = [
+  { header: 'organization_id', value: (m) => m.organization_id },
+  { header: 'organization_name', value: (m) => m.organization_name },
+  { header: 'member_id', value: (m) => m.member_id },
+  { header: 'name', value: (m) => m.name },
+  { header: 'given_name', value: (m) => m.given_name },
+  { header: 'family_name', value: (m) => m.family_name },
+  { header: 'member_email', value: (m) => m.member_email },
+  { header: 'job_role', value: (m) => m.job_role },
+  { header: 'mobile_phone', value: (m) => m.mobile_phone },
+  { header: 'office_phone', value: (m) => m.office_phone },
+  { header: 'address', value: (m) => m.address },
+  { header: 'banned', value: (m) => m.date_member_banned !== null },
+  { header: 'date_member_banned', value: (m) => m.date_member_banned },
+  { header: 'ban_note', value: (m) => m.ban_note },
+  { header: 'roles', value: (m) => m.roles.map((r) => `${r.role} (${r.scope}) in ${r.organization_name}`).join('; ') },
+];
+
+function exportMembers(
+  db: Db, actor: RequestActor, organizations: 'all' | string[], query: MemberExportQuery, now: () => Date,
+  onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
+) {
+  const batches = offsetBatches(async (offset, limit) => toMembers(db, actor, (await repo.listMembers(db, organizations, { ...query, offset, limit })).rows));
+  return { body: csvStream(MEMBER_COLUMNS, batches, onEnd), disposition: csvDisposition('members', fileName, now()) };
 }
 
 export async function getMember(db: Db, actor: RequestActor, organizationId: string, memberId: string): Promise<Member> {

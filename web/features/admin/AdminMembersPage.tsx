@@ -4,11 +4,12 @@
  * or email. Each row opens the member's details in their organization.
  */
 import { Link } from 'react-router';
-import { Anchor } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import type { Member } from '../../../common/schemas/member';
 import { MEMBER_SORTS } from '../../../common/sorts';
 import { WithBannedBadge } from '../../components/BanNotice';
 import { DataTable, type DataColumn } from '../../components/DataTable';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
@@ -42,7 +43,10 @@ export default function AdminMembersPage() {
 
   return (
     <Page title="User" documentTitle="User · Admin" subtitle="Members of the organizations you can see.">
-      <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
+        <ExportCsvButton path="/api/members" request={{ filter: filter || undefined, sort }} name="members" />
+      </Group>
       <PagedList query={users} noun="members" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => <DataTable label="Members" columns={COLUMNS} rows={items} rowKey={(m) => m.member_id} minWidth={0} sort={{ order, onSort: setSort }} />}
       </PagedList>

@@ -3,11 +3,12 @@
  * members with their roles, each linking to the member's details, sorted by name or email.
  */
 import { Link } from 'react-router';
-import { Anchor } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import type { Member } from '../../../common/schemas/member';
 import { MEMBER_SORTS } from '../../../common/sorts';
 import { WithBannedBadge } from '../../components/BanNotice';
 import { DataTable, type DataColumn } from '../../components/DataTable';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { FilterForm } from '../../components/FilterForm';
 import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
@@ -45,7 +46,10 @@ export default function MembersPage() {
 
   return (
     <Page title="Members" subtitle={organization ? `People of ${organization.organization_name} and their roles.` : '…'}>
-      <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
+        <ExportCsvButton path={`/api/organizations/${encodeURIComponent(orgId)}/members`} request={{ filter: filter || undefined, sort }} name="members" />
+      </Group>
       <PagedList query={members} noun="members" page={page} pageSize={MEMBERS_PAGE_SIZE} onPage={setPage}>
         {(items) => (
           <DataTable label="Members" columns={columnsOf(orgId)} rows={items} rowKey={(m) => m.member_id} minWidth={0} sort={{ order, onSort: setSort }} />

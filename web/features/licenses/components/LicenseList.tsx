@@ -5,18 +5,20 @@
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Stack } from '@mantine/core';
+import { Anchor, Group, Stack } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
 import { LICENSE_SORTS } from '../../../../common/sorts';
 import { formatDate, formatDaysLeft, lastValidDay } from '../../../../common/dates';
 import { earliest, licenseStatus, nextLicenseChange } from '../../../../common/status';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { PagedList } from '../../../components/PagedList';
+import { ExportCsvButton } from '../../../components/ExportCsvButton';
 import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useListSort, useStatusListSearch } from '../../../components/useListSearch';
 import { licenseDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useLicenses } from '../api/get-licenses';
+import { organizationLicensesPath } from '../api/keys';
 import { LicenseBadges } from './LicenseBadges';
 
 const PAGE_SIZE = 100;
@@ -65,7 +67,10 @@ export function LicenseList({ organizationId }: LicenseListProps) {
 
   return (
     <Stack gap="lg">
-      <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} />
+        <ExportCsvButton path={organizationId ? organizationLicensesPath(organizationId) : '/api/licenses'} request={request} name="licenses" />
+      </Group>
       <PagedList query={licenses} noun="licenses" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => (
           <DataTable
