@@ -39,6 +39,8 @@ export const organizationListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   sort: sortParam(ORGANIZATION_SORTS),
 });
+/** GET /api/organizations.csv: the list's filter and order, every row. */
+export const organizationExportQuery = organizationListQuery.omit({ offset: true, limit: true });
 
 /** Free text of a form: trimmed, and an empty text means "none" (null). */
 export const optionalText = (max: number) =>

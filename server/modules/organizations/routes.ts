@@ -2,18 +2,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  banQuery, organizationCreateSchema, organizationListQuery, organizationSchema, organizationUpdateSchema,
+  banQuery, organizationCreateSchema, organizationExportQuery, organizationListQuery, organizationSchema, organizationUpdateSchema,
 } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
 import * as service from './service';
+import { csvResponse, sendCsv } from '../../http/csv';
 
 const params = z.object({ id: idText() });
 const one = { 200: organizationSchema };
 
 export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['organizations'];
+
+  api.get('/organizations.csv', { schema: { summary: 'Export the organizations the caller can see as CSV, with the list\'s filter and order', operationId: 'exportOrganizationList', tags, querystring: organizationExportQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportForActor(api.db, actorOf(request), request.query, api.now)),
+  );
 
   api.get(
     '/organizations',

@@ -19,6 +19,7 @@ import { lockRow } from '../../db/lock';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import { badRequest, conflict, forbidden } from '../../errors';
+import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
 
 function toOrganization(actor: Actor, row: OrganizationWithParent, target: TargetOrganization): Organization {
   return {
@@ -57,6 +58,37 @@ export async function listForActor(
     return { json: encodeJson(organizations, rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!))), total };
   });
 }
+
+/**
+ * The organization list as CSV (docs/decisions.md "CSV export"): every organization the list shows
+ * under its filter and order, a thousand at a time, with the caller's roles that apply to it as the
+ * list shows them. Journaled in the caller's organization's journal.
+ */
+export async function exportForActor(db: Db, actor: RequestActor, query: { filter?: string; sort?: OrganizationSort }, now: () => Date) {
+  const readable = await readableOrganizationIds(db, actor);
+  const batches = offsetBatches(async (offset, limit) => {
+    const { rows } = await repo.listOrganizations(db, readable, { ...query, offset, limit });
+    const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor.epoch);
+    return rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!));
+  });
+  const onEnd = journalExport(db, actor, actor.organization_id, 'the organizations', query, now);
+  return { body: csvStream(ORGANIZATION_COLUMNS, batches, onEnd), disposition: csvDisposition('organizations', 'all', now()) };
+}
+
+const ORGANIZATION_COLUMNS: CsvColumn<Organization>[] = [
+  { header: 'organization_id', value: (o) => o.organization_id },
+  { header: 'organization_name', value: (o) => o.organization_name },
+  { header: 'organization_role', value: (o) => o.organization_role },
+  { header: 'parent_organization', value: (o) => o.parent_organization },
+  { header: 'parent_organization_name', value: (o) => o.parent_organization_name },
+  { header: 'website', value: (o) => o.website },
+  { header: 'address', value: (o) => o.address },
+  { header: 'domains', value: (o) => o.domains.join('; ') },
+  { header: 'banned', value: (o) => o.date_organization_banned !== null },
+  { header: 'date_organization_banned', value: (o) => o.date_organization_banned },
+  { header: 'ban_note', value: (o) => o.ban_note },
+  { header: 'your_roles', value: (o) => o.roles.map((r) => `${r.role} (${r.scope})`).join('; ') },
+];
 
 export async function getForActor(db: Queryable, actor: Actor, organizationId: string): Promise<Organization> {
   const target = await authorize(db, actor, 'read', organizationId);

@@ -12,6 +12,7 @@ import { normalizeWebsite, type Organization } from '../../../../common/schemas/
 import { ORGANIZATION_SORTS } from '../../../../common/sorts';
 import { useOrganizations } from '../../../api/get-organizations';
 import { WithBannedBadge } from '../../../components/BanNotice';
+import { ExportCsvButton } from '../../../components/ExportCsvButton';
 import { FilterForm } from '../../../components/FilterForm';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { ButtonLink } from '../../../components/Link';
@@ -74,7 +75,10 @@ export default function AdminOrganizationsPage() {
         ) : null
       }
     >
-      <FilterForm label="Filter by name" placeholder="Organization name" value={filter} onFilter={setFilter} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <FilterForm label="Filter by name" placeholder="Organization name" value={filter} onFilter={setFilter} />
+        <ExportCsvButton path="/api/organizations" request={{ filter: filter || undefined, sort }} name="organizations" />
+      </Group>
       <PagedList query={organizations} noun="organizations" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
         {(items) => (
           <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={0} sort={{ order, onSort: setSort }} />
