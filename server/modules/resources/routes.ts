@@ -5,12 +5,21 @@ import { organizationResourceListQuery, resourceInputSchema, resourceListQuery, 
 import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as service from './service';
+import { csvResponse, sendCsv } from '../../http/csv';
 
 const id = z.object({ id: idText() });
 const organizationQuery = z.object({ organization: text().min(1, 'is required').max(100) });
 
 export const resourceRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['resources'];
+
+  api.get('/resources.csv', { schema: { summary: 'Export the resources catalogue as CSV, with the list\'s filter and order', operationId: 'exportResourceList', tags, querystring: resourceListQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportResources(api.db, actorOf(request), request.query, api.now)),
+  );
+
+  api.get('/organizations/:id/resources.csv', { schema: { summary: 'Export the resources an organization may download as CSV, in the list\'s order', operationId: 'exportOrganizationResourceList', tags, params: id, querystring: organizationResourceListQuery, response: csvResponse } }, async (request, reply) =>
+    sendCsv(reply, await service.exportForOrganization(api.db, actorOf(request), request.params.id, request.query.sort, api.now)),
+  );
 
   api.get('/resources', { schema: { summary: 'List the resources catalogue', operationId: 'listResources', tags, querystring: resourceListQuery, response: { 200: z.array(resourceSchema) } } }, async (request) =>
     service.listResources(api.db, actorOf(request), request.query),

@@ -14,6 +14,7 @@ import { audit } from '../../db/audit';
 import { lockRow } from '../../db/lock';
 import { conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
+import { csvDisposition, csvStream, journalExport, type CsvColumn } from '../../http/csv';
 
 const MISSING = 'Resource not found.';
 
@@ -46,6 +47,40 @@ export async function listForOrganization(db: Db, actor: RequestActor, organizat
   await authorize(db, actor, 'read', organizationId);
   return (await repo.listResourcesOf(db, organizationId, sort)).map((r) => shown(actor, r));
 }
+
+/**
+ * The resources catalogue as CSV (docs/decisions.md "CSV export"), as `listResources` reads it (the
+ * catalogue is one unpaged list: one batch); journaled in the caller's organization's journal.
+ */
+export async function exportResources(db: Db, actor: RequestActor, query: { filter?: string; sort?: ResourceSort }, now: () => Date) {
+  const rows = await listResources(db, actor, query);
+  const onEnd = journalExport(db, actor, actor.organization_id, 'the resources', query, now);
+  return { body: csvStream(RESOURCE_COLUMNS, oneBatch(rows), onEnd), disposition: csvDisposition('resources', 'all', now()) };
+}
+
+/** The resources an organization may download as CSV, as `listForOrganization` reads it; journaled in its journal. */
+export async function exportForOrganization(db: Db, actor: RequestActor, organizationId: string, sort: ResourceSort | undefined, now: () => Date) {
+  const rows = await listForOrganization(db, actor, organizationId, sort);
+  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const onEnd = journalExport(db, actor, organizationId, `the resources of ${name}`, { sort }, now);
+  return { body: csvStream(RESOURCE_COLUMNS, oneBatch(rows), onEnd), disposition: csvDisposition('resources', name, now()) };
+}
+
+async function* oneBatch<T>(rows: T[]) {
+  yield rows;
+}
+
+const RESOURCE_COLUMNS: CsvColumn<Resource>[] = [
+  { header: 'resource_id', value: (r) => r.resource_id },
+  { header: 'ordinal', value: (r) => r.ordinal },
+  { header: 'resource_name', value: (r) => r.resource_name },
+  { header: 'resource_type', value: (r) => r.resource_type },
+  { header: 'resource_access', value: (r) => r.resource_access },
+  { header: 'path_pattern', value: (r) => r.path_pattern },
+  { header: 'location', value: (r) => r.location },
+  { header: 'description', value: (r) => r.description },
+  { header: 'organizations', value: (r) => r.organizations.map((o) => o.organization_name).join('; ') },
+];
 
 async function checkOrdinal(db: Queryable, ordinal: number, exceptId?: string) {
   if (await repo.ordinalTaken(db, ordinal, exceptId)) {

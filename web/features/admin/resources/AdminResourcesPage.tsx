@@ -5,13 +5,14 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Code, Text } from '@mantine/core';
+import { Anchor, Box, Code, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
 import type { Resource } from '../../../../common/schemas/resource';
 import { RESOURCE_SORTS } from '../../../../common/sorts';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { ButtonLink } from '../../../components/Link';
+import { ExportCsvButton } from '../../../components/ExportCsvButton';
 import { LiveFilterInput } from '../../../components/LiveFilterInput';
 import { Page } from '../../../components/Page';
 import { QueryList } from '../../../components/QueryList';
@@ -74,7 +75,12 @@ export default function AdminResourcesPage() {
         ) : null
       }
     >
-      <LiveFilterInput label="Filter" placeholder="Name or path pattern" value={filter} onChange={setFilter} />
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <Box flex={1} maw={360}>
+          <LiveFilterInput label="Filter" placeholder="Name or path pattern" value={filter} onChange={setFilter} />
+        </Box>
+        <ExportCsvButton path="/api/resources" request={{ filter: debounced || undefined, sort }} name="resources" />
+      </Group>
       <QueryList query={resources} noun="resources">
         {(data) => <DataTable label="Resources" columns={COLUMNS} rows={data} rowKey={(r) => r.resource_id} minWidth={680} sort={{ order, onSort: setSort }} />}
       </QueryList>
