@@ -1,14 +1,15 @@
 /**
  * CSV export end to end (issue 12 item 3, docs/decisions.md "CSV export"): the certificate list of the
  * demo seed, filtered and sorted, exported with its toolbar's button; the downloaded file's header row
- * and rows are the list's, in the screen's order; axe with the button. It only reads the seed (the
- * export's journal record goes to the organization's journal, which no other spec counts).
+ * and rows are the list's, in the screen's order; then the journal filtered on the export's record,
+ * exported the same way; axe with the buttons. It changes nothing but the journal's LIST_EXPORTED
+ * records, which no other spec's filter finds.
  */
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { expect, expectAccessible, signInToCertificates, test } from './support';
 
-test('the certificate list exports its filtered, sorted rows as CSV', async ({ page }) => {
+test('the certificate list and the journal export their filtered, sorted rows as CSV', async ({ page }) => {
   await signInToCertificates(page, 'issuer@contoso.example');
   await page.getByRole('button', { name: 'Hide expired' }).click();
   await expect(page).toHaveURL(/[?&]hideExpired=true(&|$)/);
@@ -35,4 +36,21 @@ test('the certificate list exports its filtered, sorted rows as CSV', async ({ p
   const untils = rows.map((r) => r[10]);
   expect(untils).toEqual([...untils].sort());
   await expect(exportButton).toBeEnabled();
+
+  // The export is journaled, and the journal exports too: filtered on its reason, the file holds the rows shown.
+  await page.getByLabel('Organization sidebar').getByRole('link', { name: 'Journal', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Journal' })).toBeVisible();
+  await page.getByLabel('Filter by reason or message').fill('list_exported');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]filter=list_exported(&|$)/);
+  const messages = page.locator('tbody tr td[data-label="Message"]');
+  await expect(messages.first()).toContainText('Exported the certificates of');
+  const shownMessages = await messages.allTextContents();
+  await expectAccessible(page);
+  const [journal] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(journal.suggestedFilename()).toMatch(/^journal-\d{4}-\d{2}-\d{2}\.csv$/);
+  const [journalHeader, ...records]: string[][] = parse(fs.readFileSync((await journal.path())!, 'utf8'), { bom: true, record_delimiter: '\r\n' });
+  expect(journalHeader).toEqual(['record_id', 'date_created', 'reason', 'member_email', 'message']);
+  expect(records.map((r) => r[4])).toEqual(shownMessages);
+  expect(records.every((r) => r[2] === 'LIST_EXPORTED' && r[3] === 'issuer@contoso.example')).toBe(true);
 });

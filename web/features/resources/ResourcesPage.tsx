@@ -8,6 +8,7 @@ import { RESOURCE_SORTS } from '../../../common/sorts';
 import { useOrganizationResources } from '../../api/get-organization-resources';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { Page } from '../../components/Page';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { QueryList } from '../../components/QueryList';
 import { ResourceAccessBadge } from '../../components/ResourceAccessBadge';
 import { RESOURCE_TYPE_LABELS } from '../../components/resource-labels';
@@ -30,7 +31,11 @@ export default function ResourcesPage() {
   const resources = useOrganizationResources(orgId, { sort });
 
   return (
-    <Page title="Resources" subtitle={organization ? `Downloads available to ${organization.organization_name}.` : '…'}>
+    <Page
+      title="Resources"
+      subtitle={organization ? `Downloads available to ${organization.organization_name}.` : '…'}
+      actions={<ExportCsvButton path={`/api/organizations/${encodeURIComponent(orgId)}/resources`} request={{ sort }} name="resources" />}
+    >
       <QueryList query={resources} noun="resources">
         {(data) => (
           <DataTable
