@@ -66,6 +66,26 @@ describe.each(dialects)('certificate CSV export on %s', (dialect) => {
     expect(new Set(all.map((r) => r[3]))).toEqual(new Set(['APPROVED', 'NOT_APPROVED', 'REVOKED']));
   });
 
+  it('exports the certificates a member owns, as the member\'s list gives them, authorized and journaled as it', async () => {
+    const owned = `/api/organizations/${w.customer.id}/members/${w.member.id}/certificates`;
+    for (const query of ['', 'hideExpired=true', 'sort=-date_not_after']) {
+      expect(await exported(owned, query, w.partnerAdmin.email), query).toEqual(await listed(owned, query, w.partnerAdmin.email));
+    }
+    expect(await exported(owned, '', w.member.email)).toHaveLength(3);
+    const [top] = (await t.call(w.member.email, { method: 'GET', url: `/api/organizations/${w.customer.id}/auditrecords?limit=1` })).json();
+    expect(top).toMatchObject({ reason: 'LIST_EXPORTED', member_email: w.member.email, message: `Exported the certificates of ${w.member.email} as CSV (no filters): 3 rows.` });
+    for (const [as, url] of [
+      [null, owned], [w.partnerIssuer.email, owned], [w.member.email, `/api/organizations/${w.customer.id}/members/no-such-member/certificates`],
+      [w.member.email, `/api/organizations/${w.customer.id}/members/${w.partnerAdmin.id}/certificates`],
+    ] as const) {
+      const list = await t.call(as, { method: 'GET', url });
+      const csv = await t.call(as, { method: 'GET', url: `${url}.csv` });
+      expect(csv.statusCode, `${as} ${url}`).toBe(list.statusCode);
+      expect(list.statusCode).not.toBe(200);
+      expect(csv.json()).toEqual(list.json());
+    }
+  });
+
   it('journals the export in the organization\'s journal, and the admin export in the caller\'s', async () => {
     await exported(`/api/organizations/${w.customer.id}/certificates`, 'hideExpired=true', w.partnerAdmin.email);
     const [top] = (await t.call(w.member.email, { method: 'GET', url: `/api/organizations/${w.customer.id}/auditrecords?limit=1` })).json();

@@ -40,6 +40,12 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
   });
 
   api.get(
+    '/organizations/:id/members/:memberId/certificates.csv',
+    { schema: { summary: 'Export the certificates a member uploaded as CSV, with the list\'s filters and order', operationId: 'exportMemberCertificateList', tags, params: org.extend({ memberId: idText() }), querystring: certificateExportQuery, response: csvResponse } },
+    async (request, reply) => sendCsv(reply, await service.exportOwnedBy(api.db, actorOf(request), request.params.id, request.params.memberId, request.query, api.now)),
+  );
+
+  api.get(
     '/organizations/:id/members/:memberId/certificates',
     { schema: { summary: 'List the certificates a member uploaded', operationId: 'listMemberCertificates', tags, params: org.extend({ memberId: idText() }), querystring: certificateListQuery, response: { 200: list } } },
     async (request, reply) => {

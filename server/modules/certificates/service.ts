@@ -110,8 +110,16 @@ export async function exportForActor(db: Db, actor: RequestActor, query: Certifi
   return exportCertificates(db, organizations, query, now, journalExport(db, actor, actor.organization_id, 'the certificates of all organizations', query, now), 'all');
 }
 
+/** The certificates a member owns as CSV, as `listOwnedBy` reads them; journaled in the organization's journal. */
+export async function exportOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: CertificateExportQuery, now: () => Date) {
+  await authorize(db, actor, 'read', organizationId);
+  const member = await memberOf(db, organizationId, memberId);
+  const onEnd = journalExport(db, actor, organizationId, `the certificates of ${member.member_email}`, query, now);
+  return exportCertificates(db, [organizationId], { ...query, owner_member_id: memberId }, now, onEnd, member.name || member.member_email);
+}
+
 function exportCertificates(
-  db: Db, organizations: 'all' | string[], query: CertificateExportQuery, now: () => Date,
+  db: Db, organizations: 'all' | string[], query: CertificateExportQuery & { owner_member_id?: string }, now: () => Date,
   onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
 ) {
   const at = now();

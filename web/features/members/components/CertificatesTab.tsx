@@ -4,19 +4,20 @@
  * the certificate's details.
  */
 import { Link } from 'react-router';
-import { Anchor, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { formatDate } from '../../../../common/dates';
 import { earliest, nextCertificateChange } from '../../../../common/status';
 import { CertificateBadges } from '../../../components/CertificateBadges';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
+import { ExportCsvButton } from '../../../components/ExportCsvButton';
 import { QueryList } from '../../../components/QueryList';
 import { useListSort } from '../../../components/useListSearch';
 import { certificateDetailsPath } from '../../../lib/navigation';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useMemberCertificates } from '../api/get-member-certificates';
-import type { MemberRef } from '../api/keys';
+import { memberPath, type MemberRef } from '../api/keys';
 
 /** The columns; the badges read the clock, so they are made again at each change of it. */
 const columnsOf = (now: Date): DataColumn<CertificateSummary>[] => [
@@ -46,17 +47,22 @@ export function CertificatesTab({ member }: { member: MemberRef }) {
   const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
 
   return (
-    <QueryList query={certificates} noun="certificates">
-      {({ items, total }) => (
-        <>
-          <DataTable label="Certificates" columns={columnsOf(now)} rows={items} rowKey={(c) => c.distinguished_name} minWidth={0} sort={{ order, onSort: setSort }} />
-          {total > items.length ? (
-            <Text size="sm" c="dimmed">
-              Showing {items.length} of {total} certificates.
-            </Text>
-          ) : null}
-        </>
-      )}
-    </QueryList>
+    <Stack gap="sm">
+      <Group justify="flex-end">
+        <ExportCsvButton path={`${memberPath(member.organizationId, member.memberId)}/certificates`} request={{ sort }} name="certificates" />
+      </Group>
+      <QueryList query={certificates} noun="certificates">
+        {({ items, total }) => (
+          <>
+            <DataTable label="Certificates" columns={columnsOf(now)} rows={items} rowKey={(c) => c.distinguished_name} minWidth={0} sort={{ order, onSort: setSort }} />
+            {total > items.length ? (
+              <Text size="sm" c="dimmed">
+                Showing {items.length} of {total} certificates.
+              </Text>
+            ) : null}
+          </>
+        )}
+      </QueryList>
+    </Stack>
   );
 }
