@@ -103,8 +103,15 @@ export function journalExport(db: Db, by: { email: string }, organizationId: str
 
 /** Sends an export: text/csv, a download under its file name, never cached. */
 export function sendCsv(reply: FastifyReply, csv: { body: Readable; disposition: string }) {
+  reply.type('text/csv; charset=utf-8').header('content-disposition', csv.disposition).header('cache-control', 'no-store');
+  // HEAD (Fastify answers it with the GET handler) would read the whole list to throw it away, and
+  // journal an export nobody received: the stream is dropped unread, so no row is read and nothing journaled.
+  if (reply.request.method === 'HEAD') {
+    csv.body.destroy();
+    return reply.send();
+  }
   // A stream is piped as it is, past a response schema's serializer; the route's schema documents the text.
-  return reply.type('text/csv; charset=utf-8').header('content-disposition', csv.disposition).header('cache-control', 'no-store').send(csv.body);
+  return reply.send(csv.body);
 }
 
 /** The OpenAPI response of an export route. */

@@ -91,6 +91,18 @@ describe.each(dialects)('journal CSV export on %s', (dialect) => {
     expect(listed).toBeGreaterThanOrEqual(600);
   });
 
+  it('answers HEAD with the headers only: no row read, nothing journaled', async () => {
+    const before = (await t.call(w.member.email, { method: 'GET', url: `${path()}?limit=1` })).json();
+    const res = await t.call(w.member.email, { method: 'HEAD', url: `${path()}.csv?filter=gw17` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="journal-/);
+    expect(res.body).toBe('');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await t.call(w.member.email, { method: 'GET', url: `${path()}?limit=1` })).json()).toEqual(before);
+    expect((await t.call(null, { method: 'HEAD', url: `${path()}.csv` })).statusCode).toBe(401);
+  });
+
   it('is authorized as the list is: 401 without a token, 403 for a banned member, 404 across tenants and for an unknown organization', async () => {
     const cases: Array<[string | null, string]> = [
       [null, w.customer.id], [w.partnerIssuer.email, w.customer.id], [w.issuer.email, w.partner.id], [w.issuer.email, 'no-such-id'],
