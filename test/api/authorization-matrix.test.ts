@@ -399,6 +399,11 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     },
     'GET /api/licenses': { kind: 'member', ok: 200, check: rowsReadable(items), make: async () => ({ method: 'GET', url: '/api/licenses?limit=1000' }) },
     'GET /api/members': { kind: 'member', ok: 200, check: rowsReadable(items), make: async () => ({ method: 'GET', url: '/api/members?limit=1000' }) },
+    // Their CSV exports: the same callers (what rows each holds is tested with the exports).
+    'GET /api/organizations.csv': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/organizations.csv' }) },
+    'GET /api/certificates.csv': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/certificates.csv' }) },
+    'GET /api/licenses.csv': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/licenses.csv' }) },
+    'GET /api/members.csv': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/members.csv' }) },
     'GET /api/approve': { kind: 'member', ok: 200, check: rowsReadable(pending), make: async () => ({ method: 'GET', url: '/api/approve' }) },
     'GET /api/acknowledge': { kind: 'member', ok: 200, check: rowsReadable(pending), make: async () => ({ method: 'GET', url: '/api/acknowledge' }) },
 
@@ -456,6 +461,12 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
         return { method: 'POST', url: `${orgUrl(c)}/certificates`, payload: { description: 'matrix upload', certificate: pem }, state: () => count('certificates') };
       },
     },
+    'GET /api/organizations/{id}/certificates.csv': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/certificates.csv?hideExpired=true` }),
+    },
+    'GET /api/organizations/{id}/members/{memberId}/certificates.csv': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${memberUrl(c, readers[c.org.key].member)}/certificates.csv` }),
+    },
     'GET /api/organizations/{id}/members/{memberId}/certificates': {
       kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${memberUrl(c, readers[c.org.key].member)}/certificates` }),
     },
@@ -502,6 +513,9 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     'GET /api/organizations/{id}/licenses': {
       kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/licenses?hideRequests=true&limit=50` }),
     },
+    'GET /api/organizations/{id}/licenses.csv': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/licenses.csv?hideRequests=true` }),
+    },
     'POST /api/organizations/{id}/licenses': {
       kind: 'org', action: 'license.request', ok: 201,
       make: async (c) => ({
@@ -544,6 +558,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
 
     // Members and roles.
     'GET /api/organizations/{id}/members': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/members?filter=a&limit=50` }) },
+    'GET /api/organizations/{id}/members.csv': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/members.csv?filter=a` }) },
     'GET /api/organizations/{id}/members/{memberId}': {
       kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: memberUrl(c, readers[c.org.key].member) }),
     },
@@ -616,6 +631,9 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     },
 
     // Journal.
+    'GET /api/organizations/{id}/auditrecords.csv': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/auditrecords.csv?filter=a` }),
+    },
     'GET /api/organizations/{id}/auditrecords': {
       kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/auditrecords?filter=a&offset=0&limit=20` }),
     },
@@ -623,6 +641,8 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     // Resources: global, so operator-only; the organization's own list is read like its other data.
     'GET /api/organizations/{id}/resources': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/resources` }) },
     'GET /api/resources': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a), make: async () => ({ method: 'GET', url: '/api/resources?filter=a' }) },
+    'GET /api/organizations/{id}/resources.csv': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/resources.csv` }) },
+    'GET /api/resources.csv': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a), make: async () => ({ method: 'GET', url: '/api/resources.csv?filter=a' }) },
     'GET /api/resources/{id}': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.resources(a), make: async () => ({ method: 'GET', url: `/api/resources/${resource}` }) },
     'POST /api/resources': {
       kind: 'operator', ok: 201, allowed: (a) => SCREENS.resources(a) && can(a, 'resource.create', operator),

@@ -409,6 +409,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   const getJson = async (url: string) => (await ok(SUPERVISOR, { method: 'GET', url })).json();
 
   const statusQuery = { name: 'contoso', hideExpired: 'true', hideRequests: '0', hideValid: '', offset: '0', limit: '50' };
+  const { offset: _offset, limit: _limit, ...exportQuery } = statusQuery;
 
   /** `METHOD template` → the request that succeeds. Every write route must be here. */
   const ENDPOINTS: Record<string, () => Promise<ValidRequest>> = {
@@ -554,6 +555,19 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/acknowledge': async () => ({ path: {}, query: { certificatesOffset: '2', licensesOffset: '0', limit: '1000' } }),
     'GET /api/organizations/{id}/resources': async () => ({ path: { id: contoso() } }),
     'GET /api/resources/{id}': async () => ({ path: { id: (await resource('PUBLIC')).resource_id } }),
+
+    // The lists' CSV exports (issue 12): the list's query without its page, and the list's orders.
+    'GET /api/organizations.csv': async () => ({ path: {}, query: { filter: 'con', sort: '-organization_name' } }),
+    'GET /api/certificates.csv': async () => ({ path: {}, query: { ...exportQuery, sort: 'date_not_after' } }),
+    'GET /api/organizations/{id}/certificates.csv': async () => ({ path: { id: contoso() }, query: { ...exportQuery, sort: '-date_not_after' } }),
+    'GET /api/organizations/{id}/members/{memberId}/certificates.csv': async () => ({ path: { id: contoso(), memberId: await maxMember() }, query: exportQuery }),
+    'GET /api/licenses.csv': async () => ({ path: {}, query: { ...exportQuery, sort: 'date_valid_until' } }),
+    'GET /api/organizations/{id}/licenses.csv': async () => ({ path: { id: contoso() }, query: exportQuery }),
+    'GET /api/members.csv': async () => ({ path: {}, query: { filter: 'contoso', sort: 'member_email' } }),
+    'GET /api/organizations/{id}/members.csv': async () => ({ path: { id: contoso() }, query: { filter: 'max' } }),
+    'GET /api/organizations/{id}/auditrecords.csv': async () => ({ path: { id: contoso() }, query: { filter: 'cert' } }),
+    'GET /api/resources.csv': async () => ({ path: {}, query: { filter: 'pack', sort: 'resource_name' } }),
+    'GET /api/organizations/{id}/resources.csv': async () => ({ path: { id: contoso() }, query: { sort: 'ordinal' } }),
   };
 
   // ---- the generator of spoiled requests ---------------------------------------------------------
