@@ -87,6 +87,12 @@ export function csvDisposition(list: string, name: string, now: Date): string {
   return `attachment; filename="${list}-${safe}-${now.toISOString().slice(0, 10)}.csv"`;
 }
 
+/** The name an export of one organization's list is journaled and saved under (read after `authorize`). */
+export async function exportedOrganizationName(db: Db, organizationId: string): Promise<string> {
+  const row = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  return row.organization_name;
+}
+
 /**
  * Journals an export when its stream ends, in a transaction of its own through the one audit path:
  * what list, under which query (filters and order), how many rows, and whether the download ended

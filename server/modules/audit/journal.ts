@@ -6,7 +6,7 @@ import type { RequestActor } from '../../auth/actor';
 import { authorize } from '../../access/authorize';
 import { cachedPage, encodeJson, queryKey, type JsonPage } from '../../db/page-cache';
 import { journalBatches, journalSize, listAuditRecords } from './repository';
-import { csvDisposition, csvStream, journalExport, type CsvColumn } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, type CsvColumn, exportedOrganizationName } from '../../http/csv';
 
 const records = z.array(auditRecordSchema);
 
@@ -33,9 +33,9 @@ export async function listJournal(db: Db, actor: RequestActor, organizationId: s
 export async function exportJournal(db: Db, actor: RequestActor, organizationId: string, query: JournalExportQuery, now: () => Date) {
   await authorize(db, actor, 'read', organizationId);
   const size = await journalSize(db, organizationId);
-  const organization = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const name = await exportedOrganizationName(db, organizationId);
   const body = csvStream(JOURNAL_COLUMNS, journalBatches(db, organizationId, query, size), journalExport(db, actor, organizationId, 'the journal', query, now));
-  return { body, disposition: csvDisposition('journal', organization.organization_name, now()) };
+  return { body, disposition: csvDisposition('journal', name, now()) };
 }
 
 const JOURNAL_COLUMNS: CsvColumn<AuditRecord>[] = [

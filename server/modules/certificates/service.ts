@@ -10,7 +10,7 @@ import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
 import { certificateSummarySchema, descriptionSchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
 import type { CertificateExportQuery, CertificateListQuery } from '../../../common/schemas/lists';
-import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn, exportedOrganizationName } from '../../http/csv';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
@@ -100,7 +100,7 @@ export async function listForActor(db: Db, actor: RequestActor, query: Certifica
  */
 export async function exportForOrganization(db: Db, actor: RequestActor, organizationId: string, query: CertificateExportQuery, now: () => Date) {
   await authorize(db, actor, 'read', organizationId);
-  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const name = await exportedOrganizationName(db, organizationId);
   return exportCertificates(db, [organizationId], query, now, journalExport(db, actor, organizationId, `the certificates of ${name}`, query, now), name);
 }
 

@@ -11,7 +11,7 @@ import type { RequestActor } from '../../auth/actor';
 import type { Action, Actor } from '../../../common/policy';
 import { abilitiesIn } from '../../access/abilities';
 import type { LicenseExportQuery, LicenseListQuery } from '../../../common/schemas/lists';
-import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn, exportedOrganizationName } from '../../http/csv';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { DAY } from '../../../common/dates';
@@ -112,7 +112,7 @@ export async function listForActor(db: Db, actor: RequestActor, query: LicenseLi
  */
 export async function exportForOrganization(db: Db, actor: RequestActor, organizationId: string, query: LicenseExportQuery, now: () => Date) {
   await authorize(db, actor, 'read', organizationId);
-  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const name = await exportedOrganizationName(db, organizationId);
   return exportLicenses(db, [organizationId], query, now, journalExport(db, actor, organizationId, `the licenses of ${name}`, query, now), name);
 }
 

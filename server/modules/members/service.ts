@@ -9,7 +9,7 @@ import { lockRow } from '../../db/lock';
 import type { MembersTable } from '../../db/schema';
 import { z } from 'zod';
 import { memberSchema, type Member, type MemberExportQuery, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
-import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn, exportedOrganizationName } from '../../http/csv';
 import type { RequestActor } from '../../auth/actor';
 import { authorize, refuseWhen } from '../../access/authorize';
 import { abilitiesIn } from '../../access/abilities';
@@ -97,7 +97,7 @@ export async function listAllMembers(db: Db, actor: RequestActor, query: MemberL
  */
 export async function exportOrganizationMembers(db: Db, actor: RequestActor, organizationId: string, query: MemberExportQuery, now: () => Date) {
   await authorize(db, actor, 'read', organizationId);
-  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const name = await exportedOrganizationName(db, organizationId);
   return exportMembers(db, actor, [organizationId], query, now, journalExport(db, actor, organizationId, `the members of ${name}`, query, now), name);
 }
 

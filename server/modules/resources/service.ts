@@ -14,7 +14,7 @@ import { audit } from '../../db/audit';
 import { lockRow } from '../../db/lock';
 import { conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
-import { csvDisposition, csvStream, journalExport, type CsvColumn } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, type CsvColumn, exportedOrganizationName } from '../../http/csv';
 
 const MISSING = 'Resource not found.';
 
@@ -61,7 +61,7 @@ export async function exportResources(db: Db, actor: RequestActor, query: { filt
 /** The resources an organization may download as CSV, as `listForOrganization` reads it; journaled in its journal. */
 export async function exportForOrganization(db: Db, actor: RequestActor, organizationId: string, sort: ResourceSort | undefined, now: () => Date) {
   const rows = await listForOrganization(db, actor, organizationId, sort);
-  const { organization_name: name } = await db.selectFrom('organizations').select('organization_name').where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const name = await exportedOrganizationName(db, organizationId);
   const onEnd = journalExport(db, actor, organizationId, `the resources of ${name}`, { sort }, now);
   return { body: csvStream(RESOURCE_COLUMNS, oneBatch(rows), onEnd), disposition: csvDisposition('resources', name, now()) };
 }
