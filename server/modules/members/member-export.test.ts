@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
 import { factories, type Cooperation } from '../../../test/support/factories';
+import { expectExportAuthorizedAsList } from '../../../test/support/exports';
 import type { Member } from '../../../common/schemas/member';
 
 const dialects = await testDialects();
@@ -68,24 +69,7 @@ describe.each(dialects)('member CSV export on %s', (dialect) => {
   });
 
   it('is authorized as the list is', async () => {
-    const cases: Array<[string | null, string]> = [
-      [null, w.customer.id], [w.partnerIssuer.email, w.customer.id], [w.issuer.email, w.partner.id], [w.issuer.email, 'no-such-id'],
-      [w.bannedMember.email, w.banned.id], [w.member.email, w.customer.id], [w.devops.email, w.customer.id],
-    ];
-    const statuses = new Set<number>();
-    for (const [as, org] of cases) {
-      const url = `/api/organizations/${org}/members`;
-      const list = await t.call(as, { method: 'GET', url });
-      const csv = await t.call(as, { method: 'GET', url: `${url}.csv` });
-      expect(csv.statusCode, `${as} ${org}`).toBe(list.statusCode);
-      if (list.statusCode !== 200) expect(csv.json()).toEqual(list.json());
-      statuses.add(list.statusCode);
-    }
-    expect([...statuses].sort()).toEqual([200, 401, 403, 404]);
-    for (const as of [null, w.bannedMember.email, w.member.email]) {
-      const list = await t.call(as, { method: 'GET', url: '/api/members' });
-      expect((await t.call(as, { method: 'GET', url: '/api/members.csv' })).statusCode, String(as)).toBe(list.statusCode);
-    }
+    await expectExportAuthorizedAsList(t, w, 'members', '/api/members');
     expect((await t.call(w.member.email, { method: 'GET', url: `/api/organizations/${w.customer.id}/members.csv?sort=job_role` })).statusCode).toBe(400);
   });
 });
