@@ -54,6 +54,21 @@ export function nextInstant(db: Queryable, table: 'certificates' | 'licenses', c
   };
 }
 
+/**
+ * The next instant after `now` at which a row's `column`, less `lead` ms, falls: when a row comes
+ * within `lead` of its end ("expiring within N days"). One index seek.
+ */
+export function shiftedInstant(db: Queryable, table: 'certificates' | 'licenses', column: string, now: Date, lead: number): () => Promise<number> {
+  const next = nextInstant(db, table, [column], new Date(now.getTime() + lead));
+  return async () => (await next()) - lead;
+}
+
+/** A key part for a list's filters: the validated query without its page and order (the total is theirs). */
+export function filtersKey(query: object): string {
+  const { offset: _offset, limit: _limit, sort: _sort, ...filters } = query as Record<string, unknown>;
+  return JSON.stringify({ ...filters, name: typeof filters.name === 'string' ? filters.name.trim() : filters.name });
+}
+
 const setKeys = new WeakMap<string[], string>();
 
 /** A short key for a set of organizations; a large set (an operator's readable ones) is hashed once per array. */

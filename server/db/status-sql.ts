@@ -10,6 +10,7 @@
  * for term, so the planners match them.
  */
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import type { CertificateStatusFilter, LicenseStatusFilter, StatusGroup } from '../../common/status-filters';
 import type { CertificatesTable, Database, LicensesTable } from './schema';
 
 const eb = expressionBuilder<Database, never>();
@@ -25,6 +26,8 @@ export function certificateSql(table: 'c' | 'certificates') {
     notApproved: (): Expression<SqlBool> => eb.and([eb(col('date_approved'), 'is', null), eb(col('date_revoked'), 'is', null)]),
     /** `approval !== 'NOT_APPROVED'`: approved or revoked ("hide requests"). */
     decided: (): Expression<SqlBool> => eb.or([eb(col('date_approved'), 'is not', null), eb(col('date_revoked'), 'is not', null)]),
+    /** `can_revoke`: not yet revoked (bulk revoke's rows). */
+    notRevoked: (): Expression<SqlBool> => eb(col('date_revoked'), 'is', null),
     /** `!expired` ("hide expired"). */
     notExpired: (at: string): Expression<SqlBool> => eb(col('date_not_after'), '>', at),
     /** `!valid`: outside [not-before, not-after) ("hide valid"). */
@@ -34,6 +37,22 @@ export function certificateSql(table: 'c' | 'certificates') {
     /** Approved, not revoked, not acknowledged, not yet expired: its not-after is when it becomes pending. */
     awaitingExpiry: (at: string): Expression<SqlBool> =>
       eb.and([approved(), eb(col('date_expiry_acknowledged'), 'is', null), eb(col('date_not_after'), '>', at)]),
+    /** `certificateHasStatus` (common/status-filters.ts): the status chip. */
+    has: (filter: CertificateStatusFilter, at: string): Expression<SqlBool> => {
+      switch (filter) {
+        case 'approved': return approved();
+        case 'not_approved': return eb.and([eb(col('date_approved'), 'is', null), eb(col('date_revoked'), 'is', null)]);
+        case 'revoked': return eb(col('date_revoked'), 'is not', null);
+        case 'valid': return eb.and([eb(col('date_not_before'), '<=', at), eb(col('date_not_after'), '>', at)]);
+        case 'expired': return expired(at);
+        case 'acknowledged': return eb(col('date_expiry_acknowledged'), 'is not', null);
+      }
+    },
+    /** Not yet expired, and expiring at or before `until` ("expiring within N days"). */
+    expiringBy: (at: string, until: string): Expression<SqlBool> => eb.and([eb(col('date_not_after'), '>', at), eb(col('date_not_after'), '<=', until)]),
+    /** The end of validity at or after `from`, and before `before` (the date range on Until). */
+    endsFrom: (from: string): Expression<SqlBool> => eb(col('date_not_after'), '>=', from),
+    endsBefore: (before: string): Expression<SqlBool> => eb(col('date_not_after'), '<', before),
   };
 }
 
@@ -77,5 +96,40 @@ export function licenseSql(table: 'l' | 'licenses') {
      */
     awaitingExpiry: (at: string): Expression<SqlBool> =>
       eb.and([eb(col('date_approved'), 'is not', null), eb(col('date_expiry_acknowledged'), 'is', null), eb(col('date_valid_until'), '>', at)]),
+    /** `licenseHasStatus` (common/status-filters.ts): the license shows this badge (licenseStatus). */
+    has: (filter: LicenseStatusFilter, at: string): Expression<SqlBool> => {
+      const approvedBy = eb(col('date_approved'), 'is not', null);
+      // The successor's decision, as scalar subqueries read only where there is one (see
+      // pendingAcknowledgement); a rejected successor extends nothing (the service clears its id too).
+      const successor = (column: 's.date_approved' | 's.date_rejected') =>
+        eb.selectFrom('licenses as s').select(column).where('s.license_id', '=', col('extended_by_license_id'));
+      const renewed = eb(col('extended_by_license_id'), 'is not', null);
+      switch (filter) {
+        case 'not_approved': return eb.and([eb(col('date_approved'), 'is', null), eb(col('date_rejected'), 'is', null)]);
+        case 'rejected': return eb(col('date_rejected'), 'is not', null);
+        // Approved ahead of its start: neither valid nor expired.
+        case 'approved': return eb.and([approvedBy, eb(col('date_valid_from'), '>', at), eb(col('date_valid_until'), '>', at)]);
+        case 'valid': return eb.and([approvedBy, eb(col('date_valid_from'), '<=', at), eb(col('date_valid_until'), '>', at)]);
+        // The badge is not shown beside Rejected.
+        case 'expired': return eb.and([eb(col('date_valid_until'), '<=', at), eb(col('date_rejected'), 'is', null)]);
+        case 'extension_requested': return eb.and([renewed, eb(successor('s.date_approved'), 'is', null), eb(successor('s.date_rejected'), 'is', null)]);
+        case 'extended': return eb.and([renewed, eb(successor('s.date_approved'), 'is not', null)]);
+        case 'acknowledged': return eb(col('date_expiry_acknowledged'), 'is not', null);
+      }
+    },
+    /** Not yet expired, and expiring at or before `until` ("expiring within N days"). */
+    expiringBy: (at: string, until: string): Expression<SqlBool> => eb.and([eb(col('date_valid_until'), '>', at), eb(col('date_valid_until'), '<=', until)]),
+    /** The end of validity at or after `from`, and before `before` (the date range on Until). */
+    endsFrom: (from: string): Expression<SqlBool> => eb(col('date_valid_until'), '>=', from),
+    endsBefore: (before: string): Expression<SqlBool> => eb(col('date_valid_until'), '<', before),
   };
+}
+
+/** `passesStatuses` (common/status-filters.ts) in SQL: in every group with a chosen status, one of them. */
+export function withStatuses<S extends string>(groups: readonly StatusGroup<S>[], chosen: readonly S[], has: (status: S) => Expression<SqlBool>): Expression<SqlBool> {
+  const terms = groups
+    .map((group) => group.statuses.filter((s) => chosen.includes(s)))
+    .filter((mine) => mine.length > 0)
+    .map((mine) => eb.or(mine.map(has)));
+  return eb.and(terms);
 }

@@ -12,6 +12,10 @@ import { gunzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { Parser } from 'tar';
 import { certificateStatus, licenseStatus } from '../../common/status';
+import {
+  CERTIFICATE_STATUS_FILTERS, CERTIFICATE_STATUS_GROUPS, certificateHasStatus, LICENSE_STATUS_FILTERS, LICENSE_STATUS_GROUPS,
+  licenseHasStatus, passesStatuses, type CertificateStatusFilter, type LicenseStatusFilter,
+} from '../../common/status-filters';
 import type { Db } from '../../server/db/database';
 import { listCertificates, listPendingCertificates } from '../../server/modules/certificates/repository';
 import { listLicenses, listPendingLicenses } from '../../server/modules/licenses/repository';
@@ -210,6 +214,38 @@ async function checkAt(db: Db, rows: Rows, now: Date) {
       expect(l.total, `license total ${label}`).toBe(wantL.length);
     }
   }
+
+  // The status chips (issue 12): each alone, and groups together, let through exactly the rows whose
+  // statuses the functions name; "expiring within N days" and the range on the end of validity too.
+  const certificateChoices: CertificateStatusFilter[][] = [...CERTIFICATE_STATUS_FILTERS.map((s) => [s]), ['approved', 'expired'], ['approved', 'not_approved', 'valid', 'acknowledged']];
+  for (const chosen of certificateChoices) {
+    const want = rows.certificates.filter((c) => passesStatuses(CERTIFICATE_STATUS_GROUPS, chosen, (f) => certificateHasStatus(certificate.get(c.distinguished_name)!, f)));
+    const got = await listCertificates(db, 'all', { ...PAGE, status: chosen }, now);
+    expect(sorted(got.rows.map((r) => r.distinguished_name)), `certificates with ${chosen} ${where}`).toEqual(sorted(want.map((c) => c.distinguished_name)));
+    expect(got.total).toBe(want.length);
+  }
+  const licenseChoices: LicenseStatusFilter[][] = [...LICENSE_STATUS_FILTERS.map((s) => [s]), ['valid', 'expired', 'extension_requested'], ['approved', 'acknowledged', 'extended']];
+  for (const chosen of licenseChoices) {
+    const want = rows.licenses.filter((l) => passesStatuses(LICENSE_STATUS_GROUPS, chosen, (f) => licenseHasStatus(license.get(l.license_id)!, f)));
+    const got = await listLicenses(db, 'all', { ...PAGE, status: chosen }, now);
+    expect(sorted(got.rows.map((r) => r.license_id)), `licenses with ${chosen} ${where}`).toEqual(sorted(want.map((l) => l.license_id)));
+    expect(got.total).toBe(want.length);
+  }
+  for (const days of [1, 30]) {
+    // Not yet expired, and the end at most N days of 24 hours away: days_left ≤ N for licenses.
+    const within = (end: string) => Date.parse(end) > now.getTime() && Date.parse(end) <= now.getTime() + days * DAY;
+    const c = await listCertificates(db, 'all', { ...PAGE, expiringWithin: days }, now);
+    expect(sorted(c.rows.map((r) => r.distinguished_name)), `certificates expiring within ${days} ${where}`).toEqual(sorted(rows.certificates.filter((x) => within(x.date_not_after)).map((x) => x.distinguished_name)));
+    const l = await listLicenses(db, 'all', { ...PAGE, expiringWithin: days }, now);
+    const wantL = rows.licenses.filter((x) => { const left = license.get(x.license_id)!.days_left; return left >= 0 && left <= days; });
+    expect(sorted(l.rows.map((r) => r.license_id)), `licenses expiring within ${days} ${where}`).toEqual(sorted(wantL.map((x) => x.license_id)));
+  }
+  const range = { untilFrom: iso(now.getTime() - DAY), untilBefore: now.toISOString() };
+  const inRange = (end: string) => end >= range.untilFrom && end < range.untilBefore;
+  const cr = await listCertificates(db, 'all', { ...PAGE, ...range }, now);
+  expect(sorted(cr.rows.map((r) => r.distinguished_name)), `certificates ending in the day before ${where}`).toEqual(sorted(rows.certificates.filter((x) => inRange(x.date_not_after)).map((x) => x.distinguished_name)));
+  const lr = await listLicenses(db, 'all', { ...PAGE, ...range }, now);
+  expect(sorted(lr.rows.map((r) => r.license_id)), `licenses ending in the day before ${where}`).toEqual(sorted(rows.licenses.filter((x) => inRange(x.date_valid_until)).map((x) => x.license_id)));
 
   // Pending approvals and acknowledgements, in their order.
   const certificateApprovals = byKeys(rows.certificates.filter((c) => certificate.get(c.distinguished_name)!.approval === 'NOT_APPROVED'), (c) => c.date_created, (c) => c.distinguished_name);

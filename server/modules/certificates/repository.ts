@@ -2,13 +2,15 @@
 import type { Queryable } from '../../db/database';
 import type { CertificatesTable, Database } from '../../db/schema';
 import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
-import type { CertificateListQuery as ListQuery, CertificateSort, StatusListQuery } from '../../../common/schemas/lists';
+import type { CertificateListQuery as ListQuery, CertificateSort } from '../../../common/schemas/lists';
+import { CERTIFICATE_STATUS_GROUPS, CERTIFICATE_TIME_STATUSES } from '../../../common/status-filters';
 import { sortColumn } from '../../../common/sorts';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsThroughIndex } from '../../db/text-index';
-import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
-import { certificateSql } from '../../db/status-sql';
+import { cachedTotal, filtersKey, nextInstant, organizationsKey, shiftedInstant } from '../../db/count-cache';
+import { certificateSql, withStatuses } from '../../db/status-sql';
+import { DAY } from '../../../common/dates';
 
 /** The statuses of common/status.ts over `c` (db/status-sql.ts). */
 const status = certificateSql('c');
@@ -40,7 +42,10 @@ const SUMMARY = [
 
 export type CertificateListRow = Awaited<ReturnType<typeof listCertificates>>['rows'][number];
 
-export type CertificateListQuery = ListQuery & { owner_member_id?: string };
+/** Bulk actions (bulk.ts): only the rows in the state the action applies to, by its condition in db/status-sql.ts. */
+export type CertificateState = 'notApproved' | 'notRevoked' | 'pendingAcknowledgement';
+
+export type CertificateListQuery = ListQuery & { owner_member_id?: string; state?: CertificateState };
 
 /** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
 const SORT_COLUMNS = {
@@ -63,10 +68,29 @@ function listOrder(sort: CertificateSort | PendingCertificateSort, oneOrganizati
 }
 
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
-export const filterReadsClock = (query: StatusListQuery) => query.hideExpired || query.hideValid;
+export const filterReadsClock = (query: Omit<ListQuery, 'offset' | 'limit'>): boolean =>
+  !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => CERTIFICATE_TIME_STATUSES.includes(s)));
 
-/** The next instant a certificate enters or leaves its validity window. */
-export const nextValidityEdge = (db: Queryable, now: Date) => nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now);
+/**
+ * The next instant a certificate enters or leaves its validity window, or (expiring within N days)
+ * comes within N days of its end: that instant is its end N days earlier.
+ */
+export function nextValidityEdge(db: Queryable, now: Date, query?: Pick<ListQuery, 'expiringWithin'>) {
+  const edges = nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now);
+  if (!query?.expiringWithin) return edges;
+  const entering = shiftedInstant(db, 'certificates', 'date_not_after', now, query.expiringWithin * DAY);
+  return async () => Math.min(await edges(), await entering());
+}
+
+/** The conditions of the list's filters over `c` (the count runs them on the certificates alone). */
+function filterConditions(query: CertificateListQuery, at: string) {
+  const conditions = [];
+  if (query.status) conditions.push(withStatuses(CERTIFICATE_STATUS_GROUPS, query.status, (s) => status.has(s, at)));
+  if (query.expiringWithin) conditions.push(status.expiringBy(at, new Date(Date.parse(at) + query.expiringWithin * DAY).toISOString()));
+  if (query.untilFrom) conditions.push(status.endsFrom(query.untilFrom));
+  if (query.untilBefore) conditions.push(status.endsBefore(query.untilBefore));
+  return conditions;
+}
 
 /**
  * One page of certificates of the given organizations ('all' for operator-wide lists),
@@ -88,20 +112,22 @@ export async function listCertificates(
     let f = q as SelectQueryBuilder<CertificateTables, 'c', object>;
     if (organizations !== 'all') f = f.where('c.organization_id', 'in', organizations);
     if (query.owner_member_id) f = f.where('c.owner_member_id', '=', query.owner_member_id);
+    if (query.state) f = f.where(status[query.state](at));
     if (nameFilter) f = f.where(nameFilter);
     if (query.hideExpired) f = f.where(mostlyTrue(db, status.notExpired(at)));
     if (query.hideRequests) f = f.where(status.decided());
     if (query.hideValid) f = f.where(status.notValid(at));
+    for (const condition of filterConditions(query, at)) f = f.where(condition);
     return f as Q;
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
   const order = listOrder(query.sort ?? (oneOrganization ? 'distinguished_name' : 'organization_name'), oneOrganization);
   const page = inOrder(filtered(selectCertificates(db, order.columns[0] === 'o.organization_name')).select(SUMMARY), order);
-  const key = JSON.stringify(['certificates', organizationsKey(organizations), query.owner_member_id, query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
+  const key = `certificates ${organizationsKey(organizations)} ${filtersKey(query)}`;
   const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const [rows, total] = await Promise.all([
     page.offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now) : undefined),
+    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now, query) : undefined),
   ]);
   return { rows, total };
 }

@@ -66,7 +66,7 @@ async function page(db: Db, actor: RequestActor, organizations: 'all' | string[]
   return cachedPage(db, epoch, key, now, async () => {
     const { rows, total } = await repo.listCertificates(db, organizations, query, now);
     return encodePage(db, actor, rows, total);
-  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
+  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now, query) : undefined);
 }
 
 async function encodePage(db: Queryable, actor: Actor & { epoch?: number }, rows: CertificateListRow[], total: number): Promise<JsonPage> {

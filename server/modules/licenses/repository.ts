@@ -5,14 +5,16 @@ import type { Database, LicensesTable } from '../../db/schema';
 
 /** The tables a license query may join, with `l` the licenses. */
 type LicenseTables = Database & { l: LicensesTable };
-import type { LicenseListQuery, LicenseSort, StatusListQuery } from '../../../common/schemas/lists';
+import type { LicenseListQuery, LicenseSort } from '../../../common/schemas/lists';
+import { LICENSE_STATUS_GROUPS, LICENSE_TIME_STATUSES } from '../../../common/status-filters';
+import { DAY } from '../../../common/dates';
 import { sortColumn } from '../../../common/sorts';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
-import { cachedTotal, nextInstant, organizationsKey } from '../../db/count-cache';
-import { licenseSql } from '../../db/status-sql';
+import { cachedTotal, filtersKey, nextInstant, organizationsKey, shiftedInstant } from '../../db/count-cache';
+import { licenseSql, withStatuses } from '../../db/status-sql';
 import { conflict } from '../../errors';
 
 /** The statuses of common/status.ts over `l` (db/status-sql.ts). */
@@ -40,10 +42,29 @@ export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
  * SQL. Dates are ISO strings, so comparing them as text compares instants.
  */
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
-export const filterReadsClock = (query: StatusListQuery) => query.hideExpired || query.hideValid;
+export const filterReadsClock = (query: Omit<LicenseListQuery, 'offset' | 'limit'>): boolean =>
+  !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => LICENSE_TIME_STATUSES.includes(s)));
 
-/** The next instant a license enters or leaves its validity window. */
-export const nextValidityEdge = (db: Queryable, now: Date) => nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now);
+/**
+ * The next instant a license enters or leaves its validity window, or (expiring within N days)
+ * comes within N days of its end: that instant is its end N days earlier.
+ */
+export function nextValidityEdge(db: Queryable, now: Date, query?: Pick<LicenseListQuery, 'expiringWithin'>) {
+  const edges = nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now);
+  if (!query?.expiringWithin) return edges;
+  const entering = shiftedInstant(db, 'licenses', 'date_valid_until', now, query.expiringWithin * DAY);
+  return async () => Math.min(await edges(), await entering());
+}
+
+/** The conditions of the list's filters over `l` (the count runs them on the licenses alone). */
+function filterConditions(query: LicenseListQuery, at: string) {
+  const conditions = [];
+  if (query.status) conditions.push(withStatuses(LICENSE_STATUS_GROUPS, query.status, (s) => status.has(s, at)));
+  if (query.expiringWithin) conditions.push(status.expiringBy(at, new Date(Date.parse(at) + query.expiringWithin * DAY).toISOString()));
+  if (query.untilFrom) conditions.push(status.endsFrom(query.untilFrom));
+  if (query.untilBefore) conditions.push(status.endsBefore(query.untilBefore));
+  return conditions;
+}
 
 /** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
 const SORT_COLUMNS = {
@@ -66,7 +87,10 @@ function listOrder(sort: LicenseSort | PendingLicenseSort, oneOrganization: bool
   return { columns: columns.at(-1) === 'l.name_search' ? columns : [...columns, 'l.license_id'], descending };
 }
 
-export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: LicenseListQuery, now: Date) {
+/** Bulk actions (bulk.ts): only the rows in the state the action applies to, by its condition in db/status-sql.ts. */
+export type LicenseState = 'notApproved' | 'pendingAcknowledgement';
+
+export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: LicenseListQuery & { state?: LicenseState }, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
   // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
@@ -75,20 +99,22 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
   const filtered = <Q extends SelectQueryBuilder<LicenseTables, 'l', object>>(q: Q): Q => {
     let f = q as SelectQueryBuilder<LicenseTables, 'l', object>;
     if (organizations !== 'all') f = f.where('l.organization_id', 'in', organizations);
+    if (query.state) f = f.where(status[query.state](at));
     if (nameFilter) f = f.where(nameFilter);
     if (query.hideExpired) f = f.where(mostlyTrue(db, status.notExpired(at)));
     if (query.hideRequests) f = f.where(status.decided());
     // "Valid" = approved and in force; everything else stays.
     if (query.hideValid) f = f.where(status.notValid(at));
+    for (const condition of filterConditions(query, at)) f = f.where(condition);
     return f as Q;
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
   const page = inOrder(filtered(selectLicenses(db)), listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization));
-  const key = JSON.stringify(['licenses', organizationsKey(organizations), query.name?.trim(), query.hideExpired, query.hideRequests, query.hideValid]);
+  const key = `licenses ${organizationsKey(organizations)} ${filtersKey(query)}`;
   const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const [rows, total] = await Promise.all([
     page.offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now) : undefined),
+    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now, query) : undefined),
   ]);
   return { rows, total };
 }

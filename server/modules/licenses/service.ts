@@ -92,7 +92,7 @@ async function page(db: Db, actor: RequestActor, organizations: 'all' | string[]
   return cachedPage(db, epoch, key, now, async () => {
     const { rows, total } = await repo.listLicenses(db, organizations, query, now);
     return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
-  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now) : undefined);
+  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now, query) : undefined);
 }
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: LicenseListQuery, now: Date) {

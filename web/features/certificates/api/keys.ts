@@ -4,7 +4,8 @@
  */
 import type { CertificateListQuery as ListQuery } from '../../../../common/schemas/lists';
 
-export type CertificateListQuery = Partial<ListQuery>;
+/** The list's query as the web app sends it: the status chips as one comma-separated text. */
+export type CertificateListQuery = Partial<Omit<ListQuery, 'status'>> & { status?: string };
 
 export const certificateKeys = {
   all: ['certificates'] as const,

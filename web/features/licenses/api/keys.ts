@@ -5,7 +5,8 @@
  */
 import type { LicenseListQuery as ListQuery } from '../../../../common/schemas/lists';
 
-export type LicenseListQuery = Partial<ListQuery>;
+/** The list's query as the web app sends it: the status chips as one comma-separated text. */
+export type LicenseListQuery = Partial<Omit<ListQuery, 'status'>> & { status?: string };
 
 export const licenseKeys = {
   all: ['licenses'] as const,
