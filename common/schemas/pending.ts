@@ -54,3 +54,11 @@ export const pendingSchema = z.object({
   licenses_total: z.number().int().describe('How many licenses wait, on every page.'),
 });
 export type Pending = z.infer<typeof pendingSchema>;
+
+/**
+ * The pending lists' CSV exports (GET /api/approve/certificates.csv and the three others): one list
+ * each, every row, in the order of `sort` (the list's `certificatesSort` or `licensesSort`). Unknown
+ * parameters are refused as the JSON lists refuse them.
+ */
+export const pendingCertificateExportQuery = z.strictObject({ sort: sortParam(PENDING_CERTIFICATE_SORTS) });
+export const pendingLicenseExportQuery = z.strictObject({ sort: sortParam(PENDING_LICENSE_SORTS) });

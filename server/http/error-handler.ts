@@ -20,7 +20,7 @@ function fieldOf(path: string | undefined): string | undefined {
  * unique key taken meanwhile (two uploads of one certificate), or PostgreSQL ending one side of a
  * deadlock or serialization failure. That is a conflict the person can resolve, not a server error.
  */
-function databaseConflict(error: { code?: unknown; message?: string }): string | null {
+export function databaseConflict(error: { code?: unknown; message?: string }): string | null {
   const code = typeof error.code === 'string' ? error.code : '';
   if (code === '23505' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     return 'This already exists: it was created at the same moment by another request. Reload to see it.';

@@ -31,7 +31,7 @@ const ERRORS = {
   403: ['Forbidden', 'The caller may not do this (their roles), or may not use the portal (banned, unknown organization, unverified email: `redirect` says where to go).'],
   404: ['NotFound', 'Nothing the caller can see has this id.'],
   409: ['Conflict', 'The change does not fit the current state (taken name, wrong status, a version changed meanwhile). Nothing was changed.'],
-  413: ['PayloadTooLarge', 'The body is larger than 256 KiB.'],
+  413: ['PayloadTooLarge', 'The body is larger than 256 KiB (8 MiB for a bulk certificate upload).'],
   415: ['UnsupportedMediaType', 'The body has a content type the route does not read.'],
   429: ['TooManyRequests', 'Too many calls in a minute from this client; try again later.'],
   500: ['InternalServerError', 'Something went wrong on the server; the details are in its log, not here.'],

@@ -228,7 +228,7 @@ interface Operation {
 }
 
 /** Text fields that are not free text: parsed, never stored as sent. */
-const NOT_FREE_TEXT = new Set(['certificate']);
+const NOT_FREE_TEXT = new Set(['certificate', 'certificates']);
 
 const invalidDates = fc.oneof(
   fc.constantFrom(
@@ -436,6 +436,15 @@ describe.each(dialects)('bad input on %s', (dialect) => {
       const pem = await newPem();
       return { path: { id: contoso() }, body: { description: 'A gateway', certificate: pem }, badBody: { certificate: badCertificates(pem, await existingPem()) }, expect: 201 };
     },
+    // A bulk upload answers 200 with a refusal per bad block; only a text refused whole is bad input (nothing stored).
+    'POST /api/organizations/{id}/certificates/bulk': async () => {
+      const [one, two] = [await newPem(), await newPem()];
+      const tooMany = Array(101).fill(one).join('\n');
+      return {
+        path: { id: contoso() }, body: { description: 'Two gateways', certificates: `${one}\n${two}` },
+        badBody: { certificates: fc.constantFrom('', '   ', 'garbage', one.replace(/-----[^-]+-----/g, ''), tooMany, `${one}\n${'#'.repeat(6400 * 1024)}`) },
+      };
+    },
     'DELETE /api/organizations/{id}/certificates/{dn}': async () => ({ path: certificateAt(await revoked()), expect: 204 }),
     'POST /api/approve/{dn}': async () => ({ path: { dn: encodeURIComponent(await uploaded()) }, expect: 204 }),
     'POST /api/organizations/{id}/certificates/{dn}/revoke': async () => ({ path: certificateAt(await approved()), expect: 204 }),
@@ -553,6 +562,10 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/resources': async () => ({ path: {}, query: { filter: 'pack' } }),
     'GET /api/approve': async () => ({ path: {}, query: { certificatesOffset: '0', licensesOffset: '1', limit: '10' } }),
     'GET /api/acknowledge': async () => ({ path: {}, query: { certificatesOffset: '2', licensesOffset: '0', limit: '1000' } }),
+    'GET /api/approve/certificates.csv': async () => ({ path: {}, query: { sort: '-date_created' } }),
+    'GET /api/approve/licenses.csv': async () => ({ path: {}, query: { sort: 'license_name' } }),
+    'GET /api/acknowledge/certificates.csv': async () => ({ path: {}, query: { sort: 'date_not_after' } }),
+    'GET /api/acknowledge/licenses.csv': async () => ({ path: {}, query: { sort: '-date_valid_until' } }),
     'GET /api/organizations/{id}/resources': async () => ({ path: { id: contoso() } }),
     'GET /api/resources/{id}': async () => ({ path: { id: (await resource('PUBLIC')).resource_id } }),
 

@@ -10,7 +10,8 @@ import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
 import { certificateSummarySchema, descriptionSchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
 import type { CertificateExportQuery, CertificateListQuery } from '../../../common/schemas/lists';
-import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn, exportedOrganizationName } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, offsetBatches, exportedOrganizationName } from '../../http/csv';
+import { certificateCsvColumns } from './csv-export';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
@@ -124,24 +125,7 @@ function exportCertificates(
 ) {
   const at = now();
   const batches = offsetBatches(async (offset, limit) => (await repo.listCertificates(db, organizations, { ...query, offset, limit }, at)).rows);
-  const columns: CsvColumn<CertificateListRow>[] = [
-    { header: 'organization_id', value: (c) => c.organization_id },
-    { header: 'organization_name', value: (c) => c.organization_name },
-    { header: 'distinguished_name', value: (c) => c.distinguished_name },
-    { header: 'approval', value: (c) => certificateStatus(c, at).approval },
-    { header: 'valid', value: (c) => certificateStatus(c, at).valid },
-    { header: 'expired', value: (c) => certificateStatus(c, at).expired },
-    { header: 'description', value: (c) => c.description },
-    { header: 'owner_member_id', value: (c) => c.owner_member_id },
-    { header: 'owner_name', value: (c) => c.owner_name },
-    { header: 'date_not_before', value: (c) => c.date_not_before },
-    { header: 'date_not_after', value: (c) => c.date_not_after },
-    { header: 'date_approved', value: (c) => c.date_approved },
-    { header: 'date_revoked', value: (c) => c.date_revoked },
-    { header: 'date_expiry_acknowledged', value: (c) => c.date_expiry_acknowledged },
-    { header: 'date_created', value: (c) => c.date_created },
-  ];
-  return { body: csvStream(columns, batches, onEnd), disposition: csvDisposition('certificates', fileName, at) };
+  return { body: csvStream(certificateCsvColumns(at), batches, onEnd), disposition: csvDisposition('certificates', fileName, at) };
 }
 
 export async function listOwnedBy(db: Db, actor: RequestActor, organizationId: string, memberId: string, query: CertificateListQuery, now: Date) {

@@ -11,7 +11,8 @@ import type { RequestActor } from '../../auth/actor';
 import type { Action, Actor } from '../../../common/policy';
 import { abilitiesIn } from '../../access/abilities';
 import type { LicenseExportQuery, LicenseListQuery } from '../../../common/schemas/lists';
-import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn, exportedOrganizationName } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, offsetBatches, exportedOrganizationName } from '../../http/csv';
+import { exportedLicense, LICENSE_CSV_COLUMNS } from './csv-export';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { DAY } from '../../../common/dates';
@@ -122,40 +123,13 @@ export async function exportForActor(db: Db, actor: RequestActor, query: License
   return exportLicenses(db, organizations, query, now, journalExport(db, actor, actor.organization_id, 'the licenses of all organizations', query, now), 'all');
 }
 
-type ExportedLicense = License & { status: ReturnType<typeof licenseStatus> };
-
 function exportLicenses(
   db: Db, organizations: 'all' | string[], query: LicenseExportQuery, now: () => Date,
   onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
 ) {
   const at = now();
-  const batches = offsetBatches(async (offset, limit) => (await repo.listLicenses(db, organizations, { ...query, offset, limit }, at)).rows.map((row): ExportedLicense => {
-    const license = toLicense(row, at, []);
-    return { ...license, status: licenseStatus(license, at) };
-  }));
-  const columns: CsvColumn<ExportedLicense>[] = [
-    { header: 'organization_id', value: (l) => l.organization_id },
-    { header: 'organization_name', value: (l) => l.organization_name },
-    { header: 'license_id', value: (l) => l.license_id },
-    { header: 'license_name', value: (l) => l.license_name },
-    { header: 'license_scope', value: (l) => l.license_scope },
-    { header: 'approval', value: (l) => l.status.approval },
-    { header: 'valid', value: (l) => l.status.valid },
-    { header: 'expired', value: (l) => l.status.expired },
-    { header: 'days_left', value: (l) => l.days_left },
-    { header: 'extension', value: (l) => l.status.extension },
-    { header: 'date_valid_from', value: (l) => l.date_valid_from },
-    { header: 'days_valid', value: (l) => l.days_valid },
-    { header: 'date_valid_until', value: (l) => l.date_valid_until },
-    { header: 'note', value: (l) => l.note },
-    { header: 'date_approved', value: (l) => l.date_approved },
-    { header: 'date_rejected', value: (l) => l.date_rejected },
-    { header: 'date_expiry_acknowledged', value: (l) => l.date_expiry_acknowledged },
-    { header: 'extended_by_license_id', value: (l) => l.extended_by?.license_id },
-    { header: 'extended_by_license_name', value: (l) => l.extended_by?.license_name },
-    { header: 'date_created', value: (l) => l.date_created },
-  ];
-  return { body: csvStream(columns, batches, onEnd), disposition: csvDisposition('licenses', fileName, at) };
+  const batches = offsetBatches(async (offset, limit) => (await repo.listLicenses(db, organizations, { ...query, offset, limit }, at)).rows.map((row) => exportedLicense(row, at)));
+  return { body: csvStream(LICENSE_CSV_COLUMNS, batches, onEnd), disposition: csvDisposition('licenses', fileName, at) };
 }
 
 /** Finds the license and checks the action against its own organization; other tenants see 404. */

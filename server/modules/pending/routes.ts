@@ -3,9 +3,11 @@
  * acknowledgements waiting in the organizations where the caller has an applying role.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PENDING_PAGE_SIZE, pendingQuery, pendingSchema, type Pending } from '../../../common/schemas/pending';
+import { PENDING_PAGE_SIZE, pendingCertificateExportQuery, pendingLicenseExportQuery, pendingQuery, pendingSchema, type Pending } from '../../../common/schemas/pending';
+import { csvResponse, sendCsv } from '../../http/csv';
 import { actorOf } from '../../auth/hook';
 import { pendingJson } from './service';
+import { exportPendingCertificates, exportPendingLicenses } from './export';
 
 const DESCRIPTIONS = {
   approval: 'Certificates and licenses waiting for an approval (Not approved), oldest request first (creation, then the key).',
@@ -32,6 +34,37 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
         // JSON made by the service with the schema's own encoding (service.ts); Fastify sends bytes as they are.
         return reply.type('application/json; charset=utf-8').send(json as unknown as Pending);
       },
+    );
+
+    // Each list of the answer as CSV, beside it: /api/approve/certificates.csv … (pending/export.ts).
+    const name = kind === 'approval' ? 'PendingApprovals' : 'PendingAcknowledgements';
+    api.get(
+      `${path}/certificates.csv`,
+      {
+        schema: {
+          tags: ['pending'],
+          summary: `Export the certificates of the pending ${kind}s as CSV, in the list's order`,
+          operationId: `exportCertificate${name}`,
+          description: `Every row of the certificates list of GET /api${path}, in its order (sort, as certificatesSort there), with the columns of the certificate exports.`,
+          querystring: pendingCertificateExportQuery,
+          response: csvResponse,
+        },
+      },
+      async (request, reply) => sendCsv(reply, await exportPendingCertificates(api.db, actorOf(request), kind, request.query, api.now)),
+    );
+    api.get(
+      `${path}/licenses.csv`,
+      {
+        schema: {
+          tags: ['pending'],
+          summary: `Export the licenses of the pending ${kind}s as CSV, in the list's order`,
+          operationId: `exportLicense${name}`,
+          description: `Every row of the licenses list of GET /api${path}, in its order (sort, as licensesSort there), with the columns of the license exports.`,
+          querystring: pendingLicenseExportQuery,
+          response: csvResponse,
+        },
+      },
+      async (request, reply) => sendCsv(reply, await exportPendingLicenses(api.db, actorOf(request), kind, request.query, api.now)),
     );
   }
 };

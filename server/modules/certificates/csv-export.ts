@@ -1,0 +1,36 @@
+/**
+ * The columns of every certificate CSV export (docs/decisions.md "CSV export"): the organization's,
+ * the admin's and a member's lists, and the pending tasks' certificates (pending/export.ts, which
+ * reads them here: a module asks another's service, not its repository), so the files of one kind
+ * of record read alike. Statuses as the lists' badges at the export's instant.
+ */
+import type { Queryable } from '../../db/database';
+import { offsetBatches, type CsvColumn } from '../../http/csv';
+import { certificateStatus } from '../../../common/status';
+import type { PendingCertificateSort } from '../../../common/schemas/pending';
+import { listPendingCertificates, type CertificateListRow } from './repository';
+
+export function certificateCsvColumns(at: Date): CsvColumn<CertificateListRow>[] {
+  return [
+    { header: 'organization_id', value: (c) => c.organization_id },
+    { header: 'organization_name', value: (c) => c.organization_name },
+    { header: 'distinguished_name', value: (c) => c.distinguished_name },
+    { header: 'approval', value: (c) => certificateStatus(c, at).approval },
+    { header: 'valid', value: (c) => certificateStatus(c, at).valid },
+    { header: 'expired', value: (c) => certificateStatus(c, at).expired },
+    { header: 'description', value: (c) => c.description },
+    { header: 'owner_member_id', value: (c) => c.owner_member_id },
+    { header: 'owner_name', value: (c) => c.owner_name },
+    { header: 'date_not_before', value: (c) => c.date_not_before },
+    { header: 'date_not_after', value: (c) => c.date_not_after },
+    { header: 'date_approved', value: (c) => c.date_approved },
+    { header: 'date_revoked', value: (c) => c.date_revoked },
+    { header: 'date_expiry_acknowledged', value: (c) => c.date_expiry_acknowledged },
+    { header: 'date_created', value: (c) => c.date_created },
+  ];
+}
+
+/** The rows of a pending list at `at`, a thousand at a time, through the JSON list's own query and order. */
+export function pendingCertificateBatches(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', at: Date, sort?: PendingCertificateSort) {
+  return offsetBatches(async (offset, limit) => (await listPendingCertificates(db, organizations, kind, at, { offset, limit, sort })).rows);
+}
