@@ -8,8 +8,8 @@ import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
 import * as service from './service';
-import { bulkUploadCertificates } from './bulk-upload';
-import { BULK_UPLOAD_BODY_LIMIT, bulkUploadResultSchema, bulkUploadSchema } from '../../../common/schemas/bulk-upload';
+import * as bulk from './bulk';
+import { certificateBulkBody, certificateBulkParams, certificateBulkPreviewQuery, certificateBulkResultSchema, bulkPreviewSchema } from '../../../common/schemas/bulk';
 
 const org = z.object({ id: idText() });
 const orgDn = org.extend({ dn: idText(4096) });
@@ -24,6 +24,14 @@ const descriptionBody = z.unknown().meta({ type: 'string', maxLength: 1000, desc
 
 export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['certificates'];
+
+  // Bulk actions (bulk.ts): each item as its single call; the answer per item (docs/decisions.md "Bulk actions").
+  api.get('/bulk/certificates/:action/preview', { schema: { summary: 'Count what a bulk action on all certificates that match a list\'s query would act on', operationId: 'previewCertificateBulkAction', tags, params: certificateBulkParams, querystring: certificateBulkPreviewQuery, response: { 200: bulkPreviewSchema } } }, async (request) =>
+    bulk.preview(api.db, actorOf(request), request.params.action, request.query, api.now()),
+  );
+  api.post('/bulk/certificates/:action', { schema: { summary: 'Approve, revoke or acknowledge the expiry of many certificates, each as its single call, answered per certificate', operationId: 'runCertificateBulkAction', tags, params: certificateBulkParams, body: certificateBulkBody, response: { 200: certificateBulkResultSchema } } }, async (request) =>
+    bulk.run(api.db, actorOf(request), request.params.action, request.body, api.now, request.log),
+  );
 
   api.get('/certificates', { schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
@@ -68,13 +76,6 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
       const created = await service.uploadCertificate(api.db, actorOf(request), request.params.id, request.body, api.now());
       return reply.status(201).send(created);
     },
-  );
-
-  api.post(
-    '/organizations/:id/certificates/bulk',
-    // A hundred PEMs of 64 KiB as JSON: the route's own body limit (common/schemas/bulk-upload.ts).
-    { bodyLimit: BULK_UPLOAD_BODY_LIMIT, schema: { summary: 'Upload several certificates (PEM blocks in one text) for approval, each as a single upload, answered per certificate', operationId: 'bulkUploadCertificates', tags, params: org, body: bulkUploadSchema, response: { 200: bulkUploadResultSchema } } },
-    async (request) => bulkUploadCertificates(api.db, actorOf(request), request.params.id, request.body, api.now()),
   );
 
   api.delete('/organizations/:id/certificates/:dn', { schema: { summary: 'Remove a certificate', operationId: 'removeCertificate', tags, params: orgDn, response: done } }, async (request, reply) => {

@@ -8,6 +8,8 @@ import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import { sendPage } from '../../db/page-cache';
 import * as service from './service';
+import * as bulk from './bulk';
+import { bulkPreviewSchema, licenseBulkBody, licenseBulkParams, licenseBulkPreviewQuery, licenseBulkResultSchema } from '../../../common/schemas/bulk';
 import { errorBodySchema } from '../../http/error-handler';
 import { fileResponse } from '../../http/openapi';
 import { licenseKey, licensePublicKeyPem } from './keys';
@@ -24,6 +26,14 @@ const renewQuery = versionQuery.extend({ today: text().max(40).optional() });
 
 export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
+
+  // Bulk actions (bulk.ts): each item as its single call; the answer per item (docs/decisions.md "Bulk actions").
+  api.get('/bulk/licenses/:action/preview', { schema: { summary: 'Count what a bulk action on all licenses that match a list\'s query would act on', operationId: 'previewLicenseBulkAction', tags, params: licenseBulkParams, querystring: licenseBulkPreviewQuery, response: { 200: bulkPreviewSchema } } }, async (request) =>
+    bulk.preview(api.db, actorOf(request), request.params.action, request.query, api.now()),
+  );
+  api.post('/bulk/licenses/:action', { schema: { summary: 'Approve (as requested), reject or acknowledge the expiry of many licenses, each as its single call, answered per license', operationId: 'runLicenseBulkAction', tags, params: licenseBulkParams, body: licenseBulkBody, response: { 200: licenseBulkResultSchema } } }, async (request) =>
+    bulk.run(api.db, actorOf(request), request.params.action, request.body, api.now, request.log),
+  );
 
   api.get('/licenses', { schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
