@@ -112,6 +112,11 @@ describe('policy: the operator\'s global actions and the rules beyond roles', ()
         expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'resource.read')).toBe(false);
         expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'piston.export')).toBe(role === 'DEVOPS');
         expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'piston.export')).toBe(false);
+        // The admin overview: operator staff, whatever their role (issue 12 item 6); a partner's supervisor is not.
+        expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'overview.admin')).toBe(true);
+        expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'overview.admin')).toBe(false);
+        expect(SCREENS.overview(actorWith('O', 'OPERATOR', role, scope))).toBe(true);
+        expect(SCREENS.overview(actorWith('P', 'PARTNER', role, scope))).toBe(false);
       }
     }
     expect(isOperatorStaff(null)).toBe(false);

@@ -133,6 +133,8 @@ export function canOnOperator(actor: Actor | null | undefined, action: Action): 
 const GLOBAL_ACTIONS = {
   'resource.read': (actor: Actor | null | undefined) => isOperatorStaff(actor),
   'piston.export': (actor: Actor | null | undefined) => holdsAny(actor, ['DEVOPS'], true),
+  /** The overview across the organizations one reads (issue 12: "operator staff get the same"). */
+  'overview.admin': (actor: Actor | null | undefined) => isOperatorStaff(actor),
 } as const;
 
 export type GlobalAction = keyof typeof GLOBAL_ACTIONS;
@@ -153,6 +155,7 @@ export const SCREENS = {
   token: (actor?: Actor | null) => holdsAny(actor, ACTIONS['admin.token'], true),
   secret: (actor?: Actor | null) => holdsAny(actor, ACTIONS['admin.secret'], true),
   piston: (actor?: Actor | null) => canGlobally(actor, 'piston.export'),
+  overview: (actor?: Actor | null) => canGlobally(actor, 'overview.admin'),
 } as const;
 
 /**

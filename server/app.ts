@@ -33,6 +33,7 @@ import { journalRoutes } from './modules/audit/routes';
 import { resourceRoutes } from './modules/resources/routes';
 import { pistonRoutes } from './modules/piston/routes';
 import { tokenRoutes } from './modules/tokens/routes';
+import { overviewRoutes } from './modules/overview/routes';
 
 export interface AppOptions {
   config: Config;
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(resourceRoutes);
     await api.register(pistonRoutes);
     await api.register(tokenRoutes);
+    await api.register(overviewRoutes);
   }, { prefix: '/api' });
 
   await registerWebApp(app);

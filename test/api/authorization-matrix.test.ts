@@ -707,6 +707,10 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       },
     },
 
+    // The overview (issue 12): an organization's is read like its lists; all organizations' by operator staff only.
+    'GET /api/organizations/{id}/overview': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/overview` }) },
+    'GET /api/admin/overview': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.overview(a), make: async () => ({ method: 'GET', url: '/api/admin/overview' }) },
+
     // The gateway's exports: DevOps of the operator (and gateway tokens, tested in piston.test.ts).
     'GET /api/piston/routes.hcl': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/routes.hcl' }) },
     'GET /api/piston/certs': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/certs' }) },

@@ -581,6 +581,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/organizations/{id}/auditrecords.csv': async () => ({ path: { id: contoso() }, query: { filter: 'cert' } }),
     'GET /api/resources.csv': async () => ({ path: {}, query: { filter: 'pack', sort: 'resource_name' } }),
     'GET /api/organizations/{id}/resources.csv': async () => ({ path: { id: contoso() }, query: { sort: 'ordinal' } }),
+    'GET /api/organizations/{id}/overview': async () => ({ path: { id: contoso() } }),
   };
 
   // ---- the generator of spoiled requests ---------------------------------------------------------

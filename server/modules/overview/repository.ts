@@ -1,0 +1,205 @@
+/**
+ * The overview's counts (docs/decisions.md "Overview"): one query per table of conditional counts
+ * over the organizations' rows, with the statuses of db/status-sql.ts (the lists' chips), so each
+ * count is what the list filtered on that status totals. Dates are `toISOString()` text, so the
+ * windows and months are comparisons of text.
+ *
+ * Certificates: the counts read only columns of `certificates_list` (migration 0006: organization,
+ * name, not-after, not-before, approved, revoked), so SQLite answers them from that index alone,
+ * never from the rows with their PEMs. "Expiry acknowledged" is in no index of an organization;
+ * it is counted apart (acknowledgedCertificates). Licenses have no PEM: their counts read the rows.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { isPostgres, type Queryable } from '../../db/database';
+import { nextInstant, shiftedInstant } from '../../db/count-cache';
+import { certificateSql, licenseSql } from '../../db/status-sql';
+import { EXPIRING_PRESETS, type LicenseStatusFilter } from '../../../common/status-filters';
+import { DAY } from '../../../common/dates';
+import { EXPIRY_MONTHS, type OverviewCertificateCounts, type OverviewLicenseCounts, type OverviewJournalEntry } from '../../../common/schemas/overview';
+
+/** The rows of these organizations ('all': every organization). */
+export type Scope = 'all' | string[];
+
+/** `count(case when … then 1 end)`: the rows the condition lets through, in the one pass over the index. */
+const countWhen = (condition: Expression<SqlBool>) => sql<number | string>`count(case when ${condition} then 1 end)`;
+
+/** The instants a chart month starts at: the current month's start (UTC) and the next twelve. */
+export function monthStarts(now: Date): Date[] {
+  return Array.from({ length: EXPIRY_MONTHS + 1 }, (_, k) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + k, 1)));
+}
+
+/** Month k of the chart: after now for the current month, else from its start; before the next month's start. */
+function monthBounds(now: Date, k: number): { from: string; before: string; month: string } {
+  const starts = monthStarts(now);
+  return { from: (k === 0 ? now : starts[k]).toISOString(), before: starts[k + 1].toISOString(), month: starts[k].toISOString().slice(0, 7) };
+}
+
+export interface Counts<C> {
+  counts: C;
+  /** Per window of EXPIRING_PRESETS, in its order. */
+  expiring: number[];
+  /** Per chart month, in order. */
+  months: Array<{ month: string; count: number }>;
+}
+
+export async function certificateCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewCertificateCounts>> {
+  if (scope !== 'all' && scope.length === 0) return empty({ total: 0, approved: 0, not_approved: 0, revoked: 0, valid: 0, expired: 0, expiry_acknowledged: 0 }, now);
+  const at = now.toISOString();
+  const c = certificateSql('c');
+  let query = db.selectFrom('certificates as c');
+  if (scope !== 'all') query = query.where('c.organization_id', 'in', scope);
+  const approved = c.has('approved', at);
+  const row = await query
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      countWhen(approved).as('approved'),
+      countWhen(c.has('not_approved', at)).as('not_approved'),
+      countWhen(c.has('revoked', at)).as('revoked'),
+      countWhen(c.has('valid', at)).as('valid'),
+      countWhen(c.has('expired', at)).as('expired'),
+      ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([approved, c.expiringBy(at, until(now, days))])).as(`within_${days}`)),
+      ...Array.from({ length: EXPIRY_MONTHS }, (_, k) => {
+        const { from, before } = monthBounds(now, k);
+        return countWhen(eb.and([approved, k === 0 ? c.notExpired(from) : c.endsFrom(from), c.endsBefore(before)])).as(`month_${k}`);
+      }),
+    ])
+    .executeTakeFirstOrThrow();
+  const numbers = row as unknown as Record<string, number | string>;
+  return {
+    counts: {
+      total: Number(numbers.total), approved: Number(numbers.approved), not_approved: Number(numbers.not_approved), revoked: Number(numbers.revoked),
+      valid: Number(numbers.valid), expired: Number(numbers.expired),
+      expiry_acknowledged: await acknowledgedCertificates(db, scope, Number(numbers.approved), Number(numbers.revoked)),
+    },
+    expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
+    months: Array.from({ length: EXPIRY_MONTHS }, (_, k) => ({ month: monthBounds(now, k).month, count: Number(numbers[`month_${k}`]) })),
+  };
+}
+
+/** Where the overview changes its way of counting; tests make them small to take the other way. */
+export const OVERVIEW_TUNING = {
+  /** Up to this many approved or revoked certificates, their rows are read to count acknowledgements. */
+  acknowledgedFromRows: 2000,
+  /** Up to this many organizations, their journals are merged record by record; more, and the caller's own is shown. */
+  mergedJournals: 20,
+};
+
+/**
+ * Certificates with the Expiry acknowledged badge. Only an approved certificate that is not revoked
+ * can be acknowledged (the date stays if it is revoked afterwards), and `date_expiry_acknowledged`
+ * is in no index of the organization: a few hundred rows are read and counted, but a large
+ * organization's rows are not (20,000 rows with their PEMs: 130 ms on SQLite). There the count is
+ * approved − not acknowledged + revoked and acknowledged: the approved count comes from the
+ * organization's index (above), the not acknowledged ones from the partial index of the pending
+ * acknowledgements (migration 0009, which holds exactly the approved, unrevoked, unacknowledged
+ * rows with their organization), and only the revoked rows are read. SQLite, which keeps no
+ * statistics, is told the index (INDEXED BY): by itself it read every row of the organization.
+ */
+async function acknowledgedCertificates(db: Queryable, scope: Scope, approved: number, revoked: number): Promise<number> {
+  const inScope = scope === 'all' ? sql`1 = 1` : sql`c.organization_id in (${sql.join(scope)})`;
+  const count = async (index: string, condition: ReturnType<typeof sql>) => {
+    const from = isPostgres(db) ? sql`certificates as c` : sql`certificates as c indexed by ${sql.raw(index)}`;
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${from} where ${inScope} and ${condition}`.execute(db);
+    return Number(rows[0].n);
+  };
+  if (approved + revoked <= OVERVIEW_TUNING.acknowledgedFromRows) {
+    return count('certificates_list', sql`c.date_approved is not null and c.date_expiry_acknowledged is not null`);
+  }
+  const [unacknowledged, revokedAcknowledged] = await Promise.all([
+    count('certificates_pending_acknowledgement', sql`c.date_approved is not null and c.date_revoked is null and c.date_expiry_acknowledged is null`),
+    count('certificates_list', sql`c.date_revoked is not null and c.date_expiry_acknowledged is not null`),
+  ]);
+  return approved - unacknowledged + revokedAcknowledged;
+}
+
+/** The counted badges: the answer's field and the list's status chip. */
+const LICENSE_BADGES: ReadonlyArray<[Exclude<keyof OverviewLicenseCounts, 'total'>, LicenseStatusFilter]> = [
+  ['not_approved', 'not_approved'], ['approved', 'approved'], ['valid', 'valid'], ['rejected', 'rejected'], ['expired', 'expired'],
+  ['extension_requested', 'extension_requested'], ['expiry_acknowledged', 'acknowledged'],
+];
+
+export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewLicenseCounts>> {
+  const none = { total: 0, not_approved: 0, approved: 0, valid: 0, rejected: 0, expired: 0, extension_requested: 0, expiry_acknowledged: 0 };
+  if (scope !== 'all' && scope.length === 0) return empty(none, now);
+  const at = now.toISOString();
+  const l = licenseSql('l');
+  let query = db.selectFrom('licenses as l');
+  if (scope !== 'all') query = query.where('l.organization_id', 'in', scope);
+  const row = await query
+    .select((eb) => {
+      // Approved and not rejected, in force or not yet: what will run out (the chart).
+      const decidedYes = eb.and([eb('l.date_approved', 'is not', null), eb('l.date_rejected', 'is', null)]);
+      return [
+        eb.fn.countAll<number | string>().as('total'),
+        ...LICENSE_BADGES.map(([key, status]) => countWhen(l.has(status, at)).as(key)),
+        ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([l.has('valid', at), l.expiringBy(at, until(now, days))])).as(`within_${days}`)),
+        ...Array.from({ length: EXPIRY_MONTHS }, (_, k) => {
+          const { from, before } = monthBounds(now, k);
+          return countWhen(eb.and([decidedYes, k === 0 ? l.notExpired(from) : l.endsFrom(from), l.endsBefore(before)])).as(`month_${k}`);
+        }),
+      ];
+    })
+    .executeTakeFirstOrThrow();
+  const numbers = row as unknown as Record<string, number | string>;
+  const counts = Object.fromEntries(Object.keys(none).map((key) => [key, Number(numbers[key])])) as OverviewLicenseCounts;
+  return {
+    counts,
+    expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
+    months: Array.from({ length: EXPIRY_MONTHS }, (_, k) => ({ month: monthBounds(now, k).month, count: Number(numbers[`month_${k}`]) })),
+  };
+}
+
+/**
+ * The next instant after `now` at which a count changes by time alone: a certificate's or license's
+ * validity starts or ends (valid, expired, the pending acknowledgements), one comes within a window
+ * of EXPIRING_PRESETS, or the next month starts. Index seeks on the tables' date indexes (all
+ * organizations': a change elsewhere only makes the kept counts be counted once more).
+ */
+export function nextCountChange(db: Queryable, now: Date): () => Promise<number> {
+  const instants = [
+    nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now),
+    nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now),
+    ...EXPIRING_PRESETS.flatMap((days) => [
+      shiftedInstant(db, 'certificates', 'date_not_after', now, days * DAY),
+      shiftedInstant(db, 'licenses', 'date_valid_until', now, days * DAY),
+    ]),
+  ];
+  return async () => Math.min(monthStarts(now)[1].getTime(), ...(await Promise.all(instants.map((next) => next()))));
+}
+
+const until = (now: Date, days: number) => new Date(now.getTime() + days * DAY).toISOString();
+
+function empty<C>(counts: C, now: Date): Counts<C> {
+  return { counts, expiring: EXPIRING_PRESETS.map(() => 0), months: Array.from({ length: EXPIRY_MONTHS }, (_, k) => ({ month: monthBounds(now, k).month, count: 0 })) };
+}
+
+const JOURNAL_COLUMNS = ['a.record_id', 'a.reason', 'a.date_created', 'a.member_email', 'a.message', 'a.organization_id', 'o.organization_name'] as const;
+
+/**
+ * The newest `limit` records of these organizations, newest first. Every organization: the newest
+ * by record id (ids rise as records are written), read backwards from the primary key's end. A
+ * few: each one's newest from its (organization, record) index, merged. Never an organization's
+ * whole journal (a million records).
+ */
+export async function latestRecords(db: Queryable, scope: Scope, limit: number): Promise<OverviewJournalEntry[]> {
+  if (scope !== 'all' && scope.length === 0) return [];
+  const base = () => db.selectFrom('audit_records as a').innerJoin('organizations as o', 'o.organization_id', 'a.organization_id').select(JOURNAL_COLUMNS);
+  let rows;
+  if (scope === 'all') {
+    rows = await base().where('a.organization_id', 'is not', null).orderBy('a.record_id', 'desc').limit(limit).execute();
+  } else {
+    const newest = (organizationId: string) =>
+      db.selectFrom('audit_records').select('record_id').where('organization_id', '=', organizationId).orderBy('record_id', 'desc').limit(limit);
+    // Each organization's newest ids (one index seek each), then their rows: a LIMIT inside a
+    // union's member needs a subquery of its own on SQLite.
+    const ids = scope.map((id) => db.selectFrom(newest(id).as('n')).select('n.record_id'));
+    const union = ids.slice(1).reduce((all, next) => all.unionAll(next), ids[0]);
+    rows = await base().where('a.record_id', 'in', union).orderBy('a.record_id', 'desc').limit(limit).execute();
+  }
+  return rows.map((r) => ({ ...r, record_id: Number(r.record_id), organization_id: r.organization_id ?? '' }));
+}
+
+/** How many organizations there are (the admin overview of operator staff who read them all). */
+export async function organizationCount(db: Queryable): Promise<number> {
+  return Number((await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+}
