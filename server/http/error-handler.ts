@@ -39,7 +39,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
     const where = error.validationContext === 'querystring' ? 'query' : error.validationContext;
-    const unknownKeys = first?.keyword === 'unrecognized_keys' ? ((first.params as { keys?: string[] }).keys ?? []) : [];
+    // Named by their path: an unknown key inside a nested object (a bulk action's `match.x`) is that object's field.
+    const inside = first?.keyword === 'unrecognized_keys' ? fieldOf(first.instancePath) : undefined;
+    const unknownKeys = first?.keyword === 'unrecognized_keys' ? ((first.params as { keys?: string[] }).keys ?? []).map((k) => (inside ? `${inside}.${k}` : k)) : [];
     if (unknownKeys.length > 0) {
       const names = unknownKeys.map((k) => `'${k}'`).join(', ');
       const message = `Unknown field${unknownKeys.length > 1 ? 's' : ''} ${names} in the ${where ?? 'input'}: nothing was changed.`;

@@ -105,6 +105,12 @@ interface Route {
    * with a 400 of exactly this message, the one a missing target gets.
    */
   targetInBody?: string;
+  /**
+   * Bulk actions: the call answers 200 to every signed-in caller and each item as its single call
+   * would (the status returned here); the item's refusal leaves it and the journal unchanged, and a
+   * foreign target sent malformed input gets a 4xx (the target is in the body).
+   */
+  perItem?: (c: Case) => number;
   make(c: Omit<Case, 'call'>, fx: Fixtures): Promise<Call>;
   before?(c: Case): Promise<void>;
   after?(c: Case): Promise<void>;
@@ -569,6 +575,30 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
         return { method: 'POST', url: `/api/licenses/${id}/acknowledge-expiry?version=1`, state: state.license(id, c.org.id) };
       },
     },
+    // Bulk actions: the preview counts one organization's list as the list reads it; a run is
+    // answered per item as the single call (one item, the action chosen in turn from the three).
+    'GET /api/bulk/certificates/{action}/preview': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `/api/bulk/certificates/approve/preview?organization_id=${c.org.id}` }),
+    },
+    'POST /api/bulk/certificates/{action}': {
+      kind: 'org', ok: 200, expect: () => 200, perItem: (c) => bulkItem(c, BULK_CERTIFICATES),
+      make: async (c, fx) => {
+        const name = bulkName(BULK_CERTIFICATES);
+        const dn = await fx.certificate(c.org.id, BULK_CERTIFICATES[name].state);
+        return { method: 'POST', url: `/api/bulk/certificates/${name}`, payload: { items: [{ organization_id: c.org.id, distinguished_name: dn }] }, state: state.certificate(dn) };
+      },
+    },
+    'GET /api/bulk/licenses/{action}/preview': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `/api/bulk/licenses/reject/preview?organization_id=${c.org.id}&hideValid=true` }),
+    },
+    'POST /api/bulk/licenses/{action}': {
+      kind: 'org', ok: 200, expect: () => 200, perItem: (c) => bulkItem(c, BULK_LICENSES),
+      make: async (c, fx) => {
+        const name = bulkName(BULK_LICENSES);
+        const id = fx.license(c.org.id, BULK_LICENSES[name].state);
+        return { method: 'POST', url: `/api/bulk/licenses/${name}`, payload: { items: [{ license_id: id, version: 1 }] }, state: state.license(id, c.org.id) };
+      },
+    },
     'GET /api/licenses/{id}/license-key': {
       kind: 'org', action: 'read', ok: 200, make: async (c) => withSecret({ method: 'GET', url: `/api/licenses/${readers[c.org.key].license}/license-key` }),
     },
@@ -717,6 +747,29 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     'GET /api/piston/statistics': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/statistics' }) },
   };
 
+  /** The bulk actions, the policy's action of each and the state an item needs for it. */
+  const BULK_CERTIFICATES = {
+    approve: { action: 'certificate.approve', state: 'new' },
+    revoke: { action: 'certificate.revoke', state: 'approved' },
+    'acknowledge-expiry': { action: 'certificate.acknowledgeExpiry', state: 'expired' },
+  } as const;
+  const BULK_LICENSES = {
+    approve: { action: 'license.approve', state: 'new' },
+    reject: { action: 'license.reject', state: 'new' },
+    'acknowledge-expiry': { action: 'license.acknowledgeExpiry', state: 'expired' },
+  } as const;
+  /** The next action in turn, so each route's calls try all three. */
+  const bulkName = <K extends string>(actions: Record<K, unknown>): K => {
+    const names = Object.keys(actions) as K[];
+    return names[next() % names.length];
+  };
+  /** The single call's answer for the one item of a bulk call: 404 unreadable, 403 not allowed, else done. */
+  const bulkItem = (c: Case, actions: Record<string, { action: Action }>) => {
+    const { action } = actions[c.call.url.split('/').pop()!];
+    if (!can(c.person.actor, 'read', c.org.target)) return 404;
+    return can(c.person.actor, action, c.org.target) ? 200 : 403;
+  };
+
   const targetsOf = (route: Route): readonly OrganizationKey[] => route.targets ?? (route.kind === 'org' ? ORGANIZATIONS : ['operator']);
 
   function expected(route: Route, c: Case): number {
@@ -766,6 +819,8 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     for (const c of cases) {
       const label = `${c.person.email} on ${c.org.key}${c.variant ? ` (${c.variant.join(' ')})` : ''}`;
       const want = expected(route, c);
+      // A bulk call's one item: done or refused as its single call (the HTTP answer is `want`, 200).
+      const itemWant = want < 300 ? route.perItem?.(c) : undefined;
       const write = c.call.method !== 'GET';
       await route.before?.(c);
       try {
@@ -783,7 +838,14 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
         // Refused at sign-in, not by a rule: the web app is sent to the access error page.
         if (c.person.banned && route.kind !== 'public' && res.json().redirect !== 'AccessError') failures.push(`${label}: not refused at sign-in ${res.body}`);
         if (want === 400 && route.targetInBody && res.json().message !== route.targetInBody) failures.push(`${label}: not answered as missing ${res.body}`);
-        if (want < 300) {
+        if (itemWant !== undefined) {
+          const item = (res.json() as { results?: Array<{ status: number }> }).results?.[0];
+          if (item?.status !== itemWant) {
+            failures.push(`${label}: the item answered ${item?.status}, expected ${itemWant} ${res.body.slice(0, 160)}`);
+            continue;
+          }
+        }
+        if ((itemWant ?? want) < 300) {
           allowed++;
           // An allowed write did its work: every change of the portal is journaled, once per change.
           if (write && (await journal()) !== journalBefore + (route.journaled ?? 1)) failures.push(`${label}: allowed, but not journaled ${route.journaled ?? 1} time(s)`);
@@ -798,8 +860,9 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
         for (const bad of MALFORMED) {
           foreignChecks++;
           const r = await inject(c.person, bad.call(c.call));
-          const ok = route.targetInBody ? r.statusCode >= 400 && r.statusCode < 500 : r.statusCode === want;
-          if (!ok) failures.push(`${label} with ${bad.name}: ${r.statusCode}, expected ${route.targetInBody ? 'a refusal' : want} ${r.body.slice(0, 160)}`);
+          const inBody = route.targetInBody || route.perItem;
+          const ok = inBody ? r.statusCode >= 400 && r.statusCode < 500 : r.statusCode === want;
+          if (!ok) failures.push(`${label} with ${bad.name}: ${r.statusCode}, expected ${inBody ? 'a refusal' : want} ${r.body.slice(0, 160)}`);
         }
         await unchanged('the malformed inputs');
       } finally {

@@ -581,6 +581,15 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/organizations/{id}/auditrecords.csv': async () => ({ path: { id: contoso() }, query: { filter: 'cert' } }),
     'GET /api/resources.csv': async () => ({ path: {}, query: { filter: 'pack', sort: 'resource_name' } }),
     'GET /api/organizations/{id}/resources.csv': async () => ({ path: { id: contoso() }, query: { sort: 'ordinal' } }),
+
+    // bulk actions: one item that the action applies to; the preview of one organization's list
+    'POST /api/bulk/certificates/{action}': async () => ({ path: { action: 'approve' }, body: { items: [{ organization_id: contoso(), distinguished_name: await uploaded() }] } }),
+    'POST /api/bulk/licenses/{action}': async () => {
+      const l = await license({ approve: false });
+      return { path: { action: 'reject' }, body: { items: [{ license_id: l.license_id, version: l.version }] } };
+    },
+    'GET /api/bulk/certificates/{action}/preview': async () => ({ path: { action: 'revoke' }, query: { ...exportQuery, organization_id: contoso(), sort: '-date_not_after' } }),
+    'GET /api/bulk/licenses/{action}/preview': async () => ({ path: { action: 'acknowledge-expiry' }, query: { ...exportQuery, organization_id: contoso() } }),
     'GET /api/organizations/{id}/overview': async () => ({ path: { id: contoso() } }),
   };
 
