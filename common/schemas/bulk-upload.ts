@@ -27,7 +27,7 @@ export const bulkUploadSchema = strictBody({
 });
 export type BulkUpload = z.input<typeof bulkUploadSchema>;
 
-export const bulkUploadItemSchema = z.object({
+const bulkUploadItemSchema = z.object({
   index: z.number().int().describe('The block\'s position in the text, from 1.'),
   distinguished_name: z.string().nullable().describe('The subject, when the block could be read as a certificate.'),
   outcome: z.enum(['uploaded', 'refused']),

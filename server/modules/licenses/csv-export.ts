@@ -1,22 +1,17 @@
 /**
  * The columns of every license CSV export (docs/decisions.md "CSV export"): the organization's and
- * the admin's lists, and the pending tasks' licenses (pending/export.ts, which reads them here: a
- * module asks another's service, not its repository), so the files of one kind of record read alike. Approval, validity, days left and extension from licenseStatus at the
+ * the admin's lists, and the pending tasks' licenses (pending/export.ts, with service.ts
+ * pendingLicenseBatches), so the files of one kind of record read alike. Approval, validity, days left and extension from licenseStatus at the
  * export's instant, as the lists show them.
  */
-import type { Queryable } from '../../db/database';
-import { offsetBatches, type CsvColumn } from '../../http/csv';
+import type { CsvColumn } from '../../http/csv';
 import { licenseStatus } from '../../../common/status';
 import type { License } from '../../../common/schemas/license';
-import type { PendingLicenseSort } from '../../../common/schemas/pending';
-import { listPendingLicenses, type LicenseRow } from './repository';
-import { toLicense } from './service';
 
 export type ExportedLicense = License & { status: ReturnType<typeof licenseStatus> };
 
-/** A row as the CSV writes it: the license as the API shows it at `at`, with its status. */
-export function exportedLicense(row: LicenseRow, at: Date): ExportedLicense {
-  const license = toLicense(row, at, []);
+/** A row as the CSV writes it: the license as the API shows it at `at` (service.ts toLicense), with its status. */
+export function exportedLicense(license: License, at: Date): ExportedLicense {
   return { ...license, status: licenseStatus(license, at) };
 }
 
@@ -42,8 +37,3 @@ export const LICENSE_CSV_COLUMNS: CsvColumn<ExportedLicense>[] = [
   { header: 'extended_by_license_name', value: (l) => l.extended_by?.license_name },
   { header: 'date_created', value: (l) => l.date_created },
 ];
-
-/** The rows of a pending list at `at` as the CSV writes them, a thousand at a time, through the JSON list's own query and order. */
-export function pendingLicenseBatches(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', at: Date, sort?: PendingLicenseSort) {
-  return offsetBatches(async (offset, limit) => (await listPendingLicenses(db, organizations, kind, at, { offset, limit, sort })).rows.map((row) => exportedLicense(row, at)));
-}

@@ -128,8 +128,13 @@ function exportLicenses(
   onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
 ) {
   const at = now();
-  const batches = offsetBatches(async (offset, limit) => (await repo.listLicenses(db, organizations, { ...query, offset, limit }, at)).rows.map((row) => exportedLicense(row, at)));
+  const batches = offsetBatches(async (offset, limit) => (await repo.listLicenses(db, organizations, { ...query, offset, limit }, at)).rows.map((row) => exportedLicense(toLicense(row, at, []), at)));
   return { body: csvStream(LICENSE_CSV_COLUMNS, batches, onEnd), disposition: csvDisposition('licenses', fileName, at) };
+}
+
+/** A pending list's rows at `at` as its CSV writes them (pending/export.ts), a thousand at a time, through the JSON list's query and order. */
+export function pendingLicenseBatches(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', at: Date, sort?: PendingLicenseSort) {
+  return offsetBatches(async (offset, limit) => (await repo.listPendingLicenses(db, organizations, kind, at, { offset, limit, sort })).rows.map((row) => exportedLicense(toLicense(row, at, []), at)));
 }
 
 /** Finds the license and checks the action against its own organization; other tenants see 404. */

@@ -11,7 +11,8 @@ import type { PendingCertificateSort, PendingLicenseSort } from '../../../common
 import { readableOrganizationIds } from '../../access/tree';
 import { csvDisposition, csvStream, journalExport } from '../../http/csv';
 import { certificateCsvColumns, pendingCertificateBatches } from '../certificates/csv-export';
-import { LICENSE_CSV_COLUMNS, pendingLicenseBatches } from '../licenses/csv-export';
+import { LICENSE_CSV_COLUMNS } from '../licenses/csv-export';
+import { pendingLicenseBatches } from '../licenses/service';
 import type { PendingKind } from './service';
 
 /** The list's name in the journal and the file: "pending certificate approvals", "expired licenses". */
