@@ -15,9 +15,11 @@ export interface ExportCsvButtonProps {
   request: object;
   /** The file's name before the date, e.g. "certificates". */
   name: string;
+  /** Where one screen has several lists: which one, for the button's accessible name ("Export CSV: expired licenses"). */
+  list?: string;
 }
 
-export function ExportCsvButton({ path, request, name }: ExportCsvButtonProps) {
+export function ExportCsvButton({ path, request, name, list }: ExportCsvButtonProps) {
   const [busy, setBusy] = useState(false);
   const exportCsv = async () => {
     const query = Object.fromEntries(Object.entries(request as Record<string, string | boolean | undefined>).filter(([key]) => key !== 'offset' && key !== 'limit'));
@@ -29,7 +31,7 @@ export function ExportCsvButton({ path, request, name }: ExportCsvButtonProps) {
     }
   };
   return (
-    <Button variant="default" loading={busy} leftSection={<IconFileSpreadsheet size={16} aria-hidden />} onClick={() => void exportCsv()}>
+    <Button variant="default" loading={busy} leftSection={<IconFileSpreadsheet size={16} aria-hidden />} onClick={() => void exportCsv()} aria-label={list ? `Export CSV: ${list}` : undefined}>
       Export CSV
     </Button>
   );

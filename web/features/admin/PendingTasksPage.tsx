@@ -7,12 +7,13 @@
  */
 import { useRef } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
 import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../common/sorts';
 import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
 import { DataTable, type DataColumn, type TableSort } from '../../components/DataTable';
+import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { ListPaging } from '../../components/ListPaging';
 import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
@@ -20,8 +21,10 @@ import { useListSort } from '../../components/useListSearch';
 import { certificateDetailsPath, licenseDetailsPath } from '../../lib/navigation';
 import { PENDING_PAGE_SIZE, usePending, type PendingKind } from './pending/api/get-pending';
 import { pageKeyOf, sortKeyOf, usePendingPages, type PendingList } from './pending/usePendingPages';
+import { BulkActions } from '../../components/bulk/BulkActions';
+import { usePendingBulk, type BulkTask } from './pending/usePendingBulk';
 
-interface Task {
+interface Task extends BulkTask {
   key: string;
   name: string;
   path: string;
@@ -33,6 +36,8 @@ interface Task {
 
 const certificateTask = (c: CertificateSummary): Task => ({
   key: c.distinguished_name,
+  abilities: c.abilities,
+  item: { organization_id: c.organization_id, distinguished_name: c.distinguished_name },
   name: c.distinguished_name,
   path: certificateDetailsPath(c.organization_id, c.distinguished_name),
   organization: c.organization_name,
@@ -43,6 +48,9 @@ const certificateTask = (c: CertificateSummary): Task => ({
 
 const licenseTask = (l: License): Task => ({
   key: l.license_id,
+  abilities: l.abilities,
+  // The version shown: a license changed since is refused rather than decided unseen.
+  item: { license_id: l.license_id, version: l.version },
   name: l.license_name,
   path: licenseDetailsPath(l.organization_id, l.license_id),
   organization: l.organization_name,
@@ -77,6 +85,7 @@ const TASK_COLUMNS: Record<PendingList, DataColumn<Task>[]> = {
 
 interface TaskListProps {
   id: string;
+  kind: PendingKind;
   list: PendingList;
   title: 'Certificates' | 'Licenses';
   /** Plural, lower case, different for each list of the screen: "certificate approvals". */
@@ -87,12 +96,15 @@ interface TaskListProps {
   onPage: (page: number) => void;
   sort: TableSort;
   empty: string;
+  /** The list's CSV export (GET /api/approve/certificates.csv …) in the order shown. */
+  exportCsv: { path: string; name: string };
 }
 
 /** One list of a kind: its heading with the true total, one page of rows, and its own paging. */
-function TaskList({ id, list, title, noun, tasks, total, page, onPage, sort, empty }: TaskListProps) {
+function TaskList({ id, kind, list, title, noun, tasks, total, page, onPage, sort, empty, exportCsv }: TaskListProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const label = noun.charAt(0).toUpperCase() + noun.slice(1);
+  const bulk = usePendingBulk(kind, list, total, tasks);
   const turn = (next: number) => {
     onPage(next);
     // The new rows start at the heading; a pager under 100 rows would otherwise leave the reader at
@@ -104,17 +116,21 @@ function TaskList({ id, list, title, noun, tasks, total, page, onPage, sort, emp
   };
   return (
     <Stack gap="xs" component="section" aria-labelledby={id}>
-      <Title order={3} size="h4" id={id} ref={heading} style={HEADING_SCROLL_MARGIN}>
-        {title} ({count.format(total)})
-      </Title>
+      <Group justify="space-between" gap="sm" wrap="wrap">
+        <Title order={3} size="h4" id={id} ref={heading} style={HEADING_SCROLL_MARGIN}>
+          {title} ({count.format(total)})
+        </Title>
+        {total > 0 ? <ExportCsvButton path={exportCsv.path} request={{ sort: sort.order }} name={exportCsv.name} list={noun} /> : null}
+      </Group>
       {total === 0 ? (
         <Text>{empty}</Text>
       ) : (
         <>
+          {bulk.selectable ? <BulkActions {...bulk.bar} /> : null}
           {tasks.length === 0 ? (
             <Text>No {noun} on this page.</Text>
           ) : (
-            <DataTable label={label} columns={TASK_COLUMNS[list]} rows={tasks} rowKey={(task) => task.key} minWidth={820} sort={sort} />
+            <DataTable label={label} columns={TASK_COLUMNS[list]} rows={tasks} rowKey={(task) => task.key} minWidth={820} sort={sort} selection={bulk.selectable ? bulk.table : undefined} />
           )}
           <ListPaging total={total} count={tasks.length} page={page} pageSize={PENDING_PAGE_SIZE} onPage={turn} noun={noun} />
         </>
@@ -160,6 +176,7 @@ function TaskSection({ kind, id, title, description, empty, nouns }: SectionProp
         <>
           <TaskList
             id={`${id}-certificates`}
+            kind={kind}
             list="certificates"
             title="Certificates"
             noun={nouns.certificates}
@@ -169,9 +186,11 @@ function TaskSection({ kind, id, title, description, empty, nouns }: SectionProp
             onPage={(page) => setPage('certificates', page)}
             sort={{ order: certificateOrder.order, onSort: certificateOrder.setSort }}
             empty={empty}
+            exportCsv={{ path: `/api/${kind}/certificates`, name: `pending-${nouns.certificates.replace(/ /g, '-')}` }}
           />
           <TaskList
             id={`${id}-licenses`}
+            kind={kind}
             list="licenses"
             title="Licenses"
             noun={nouns.licenses}
@@ -181,6 +200,7 @@ function TaskSection({ kind, id, title, description, empty, nouns }: SectionProp
             onPage={(page) => setPage('licenses', page)}
             sort={{ order: licenseOrder.order, onSort: licenseOrder.setSort }}
             empty={empty}
+            exportCsv={{ path: `/api/${kind}/licenses`, name: `pending-${nouns.licenses.replace(/ /g, '-')}` }}
           />
         </>
       )}
