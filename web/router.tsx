@@ -70,10 +70,12 @@ const MembersPage = lazyRoute(() => import('./features/members/MembersPage'));
 const MemberDetailsPage = lazyRoute(() => import('./features/members/MemberDetailsPage'));
 const ResourcesPage = lazyRoute(() => import('./features/resources/ResourcesPage'));
 const JournalPage = lazyRoute(() => import('./features/journal/JournalPage'));
+const OrganizationOverviewPage = lazyRoute(() => import('./features/overview/OrganizationOverviewPage'));
 
 const AdminIndex = lazyRoute(() => import('./features/admin/AdminIndex'));
 const ADMIN_PAGES: Record<string, Page> = {
   'pending-tasks': lazyRoute(() => import('./features/admin/PendingTasksPage')),
+  overview: lazyRoute(() => import('./features/overview/AdminOverviewPage')),
   organizations: lazyRoute(() => import('./features/admin/organizations/AdminOrganizationsPage')),
   licenses: lazyRoute(() => import('./features/licenses/AdminLicensesPage')),
   certificates: lazyRoute(() => import('./features/certificates/AdminCertificatesPage')),
@@ -147,6 +149,7 @@ const routes: RouteObject[] = [
             path: 'organizations/:orgId',
             children: [
               { index: true, ...page(IndexPage) },
+              { path: 'overview', ...page(OrganizationOverviewPage) },
               { path: 'certificates', ...page(CertificatesPage, ({ orgId }, search) => prefetchCertificates(orgId!, search)) },
               // Route name Certificates.New; a DN always holds "=", so it never reads as "upload".
               { path: 'certificates/upload', ...page(UploadCertificatePage) },

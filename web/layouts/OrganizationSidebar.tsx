@@ -9,6 +9,7 @@ import {
   IconCertificate,
   IconFileDescription,
   IconKey,
+  IconLayoutDashboard,
   IconNotebook,
   IconPackage,
   IconUsers,
@@ -20,6 +21,7 @@ import { session, useCurrentOrganization } from '../lib/session';
 import { sectionOf, switchOrganizationPath } from './organization-sections';
 
 const ICONS: Record<string, typeof IconCertificate> = {
+  overview: IconLayoutDashboard,
   certificates: IconCertificate,
   licenses: IconKey,
   members: IconUsers,

@@ -60,6 +60,8 @@ export function isSessionScreen(pathname: string): boolean {
 
 /** The sections of an organization, in sidebar order (SPEC.md §2). */
 export const ORGANIZATION_SECTIONS = [
+  // What needs attention (issue 12); sign-in still lands on Certificates (organizationPath's default).
+  { path: 'overview', label: 'Overview' },
   { path: 'certificates', label: 'Certificates' },
   { path: 'licenses', label: 'Licenses' },
   { path: 'members', label: 'Members' },

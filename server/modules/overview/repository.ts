@@ -24,7 +24,7 @@ export type Scope = 'all' | string[];
 const countWhen = (condition: Expression<SqlBool>) => sql<number | string>`count(case when ${condition} then 1 end)`;
 
 /** The instants a chart month starts at: the current month's start (UTC) and the next twelve. */
-export function monthStarts(now: Date): Date[] {
+function monthStarts(now: Date): Date[] {
   return Array.from({ length: EXPIRY_MONTHS + 1 }, (_, k) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + k, 1)));
 }
 

@@ -17,7 +17,7 @@ import { epochCache } from '../../db/access-epoch';
 import { readDataEpoch } from '../../db/page-cache';
 import * as repo from './repository';
 
-export const ADMIN_OVERVIEW_REFUSAL = 'Only staff of the operator organization see the overview of all organizations.';
+const ADMIN_OVERVIEW_REFUSAL = 'Only staff of the operator organization see the overview of all organizations.';
 
 /** The latest journal records shown. */
 const JOURNAL_ENTRIES = 10;

@@ -9,6 +9,8 @@ export interface AdminScreen {
 
 export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { screen: 'pendingTasks', path: 'pending-tasks', label: 'Pending Tasks' },
+  // After Pending Tasks: /admin opens the first screen allowed, and that stays the pending tasks.
+  { screen: 'overview', path: 'overview', label: 'Overview' },
   { screen: 'organizations', path: 'organizations', label: 'Organizations' },
   { screen: 'licenses', path: 'licenses', label: 'Licenses' },
   { screen: 'certificates', path: 'certificates', label: 'Certificates' },
