@@ -18,6 +18,7 @@
 import type { CSSProperties, Key, ReactNode } from 'react';
 import { NativeSelect, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { useCompactRows } from '../lib/preferences';
 import classes from './DataTable.module.css';
 
 export interface DataColumn<T> {
@@ -131,6 +132,8 @@ function PhoneSort({ label, columns, sort }: { label: string; columns: DataColum
 
 export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop, fixedLayout, dense, sort }: DataTableProps<T>) {
   const style = { '--data-table-min-width': `${minWidth / 16}rem` } as CSSProperties;
+  // The person's "Compact rows" (lib/preferences.ts) makes every list dense.
+  const [compact] = useCompactRows();
   const sortable = sort && columns.some((column) => column.sort) ? sort : undefined;
   return (
     <>
@@ -144,7 +147,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop,
           style={style}
           data-align-top={alignTop || undefined}
           data-fixed={fixedLayout || undefined}
-          data-dense={dense || undefined}
+          data-dense={dense || compact || undefined}
         >
           <thead role="rowgroup">
             <tr role="row">

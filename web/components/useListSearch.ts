@@ -4,11 +4,14 @@
  * order goes back to the first page; each change is a history entry, so Back undoes it. Two kinds of
  * list use it:
  * - a text filter, `?filter=anna&sort=member_email&page=2` (members, journal, admin users and organizations);
- * - the status lists of SPEC.md §2, `?name=lab&hideExpired=true&sort=-date_not_after&page=2` (certificates, licenses).
+ * - the status lists of SPEC.md §2, `?name=lab&hideExpired=true&sort=-date_not_after&page=2` (certificates, licenses),
+ *   with issue 12's `status=approved,expired`, `expiringWithin=30` and `untilFrom=2026-03-01&untilTo=2026-03-31`
+ *   (days of the viewer's calendar, both included, as the Until column shows them).
  */
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { SortOf } from '../../common/sorts';
+import { CERTIFICATE_STATUS_FILTERS, EXPIRING_MAX_DAYS, LICENSE_STATUS_FILTERS } from '../../common/status-filters';
 
 /** Filters to set; an empty text or a false toggle leaves the URL. */
 type FilterPatch = Record<string, string | boolean | undefined>;
@@ -107,11 +110,20 @@ export function useListSearch(pageSize: number) {
   return { filter, page, offset, setFilter, setPage };
 }
 
+/** Which status list: the chips it offers and what its Until column shows. */
+export type StatusListKind = 'certificates' | 'licenses';
+
 type StatusFilters = {
   name: string;
   hideExpired: boolean;
   hideRequests: boolean;
   hideValid: boolean;
+  /** The status chips chosen, in the API's order. */
+  status: string[];
+  expiringWithin: number | null;
+  /** Days of the viewer's calendar, `YYYY-MM-DD`, or ''. */
+  untilFrom: string;
+  untilTo: string;
 };
 
 export type StatusFlag = 'hideExpired' | 'hideRequests' | 'hideValid';
@@ -122,6 +134,10 @@ export interface StatusListRequest<S extends string = string> {
   hideExpired?: boolean;
   hideRequests?: boolean;
   hideValid?: boolean;
+  status?: string;
+  expiringWithin?: number;
+  untilFrom?: string;
+  untilBefore?: string;
   sort?: S;
   offset: number;
   limit: number;
@@ -129,24 +145,66 @@ export interface StatusListRequest<S extends string = string> {
 
 const on = (value: string | null) => value === 'true' || value === '1';
 
+const STATUSES: Record<StatusListKind, readonly string[]> = { certificates: CERTIFICATE_STATUS_FILTERS, licenses: LICENSE_STATUS_FILTERS };
+
+/** The chips the URL names that the list has, in the API's order (an edited address is not a 400). */
+function statusesIn(params: URLSearchParams, kind: StatusListKind): string[] {
+  const asked = (params.get('status') ?? '').split(',');
+  return STATUSES[kind].filter((s) => asked.includes(s));
+}
+
+function expiringIn(params: URLSearchParams): number | null {
+  const days = Number(params.get('expiringWithin'));
+  return Number.isInteger(days) && days >= 1 && days <= EXPIRING_MAX_DAYS ? days : null;
+}
+
+const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A `YYYY-MM-DD` of the URL, if it is a real day. */
+function dayIn(params: URLSearchParams, name: string): string {
+  const value = params.get(name) ?? '';
+  const match = DAY_TEXT.exec(value);
+  if (!match) return '';
+  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return date.getDate() === Number(match[3]) ? value : '';
+}
+
+/**
+ * The instant a day of the viewer's calendar starts (`after` days later). A license's Until is its
+ * last valid day, the day of the instant before its exclusive end: its end is 1 ms later than a
+ * certificate's not-after on the same day.
+ */
+function dayStart(day: string, after: number, kind: StatusListKind): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(new Date(y, m - 1, d + after).getTime() + (kind === 'licenses' ? 1 : 0)).toISOString();
+}
+
 /**
  * The request of a status list for a query string: what useStatusListSearch asks for, and what a
  * route asks for ahead of rendering (web/router.tsx), the same query key.
  */
-export function statusListRequest<C extends string>(params: URLSearchParams, pageSize: number, sorts: readonly C[]): StatusListRequest<SortOf<C>> {
+export function statusListRequest<C extends string>(
+  params: URLSearchParams, pageSize: number, sorts: readonly C[], kind: StatusListKind,
+): StatusListRequest<SortOf<C>> {
+  const untilFrom = dayIn(params, 'untilFrom');
+  const untilTo = dayIn(params, 'untilTo');
   return {
     name: params.get('name') || undefined,
     hideExpired: on(params.get('hideExpired')) || undefined,
     hideRequests: on(params.get('hideRequests')) || undefined,
     hideValid: on(params.get('hideValid')) || undefined,
+    status: statusesIn(params, kind).join(',') || undefined,
+    expiringWithin: expiringIn(params) ?? undefined,
+    untilFrom: untilFrom ? dayStart(untilFrom, 0, kind) : undefined,
+    untilBefore: untilTo ? dayStart(untilTo, 1, kind) : undefined,
     sort: sortIn(params, sorts),
     offset: (pageOf(params) - 1) * pageSize,
     limit: pageSize,
   };
 }
 
-/** A status list: a name filter, the three hide toggles and one of `sorts`. */
-export function useStatusListSearch<C extends string>(pageSize: number, sorts: readonly C[]) {
+/** A status list: a name filter, the three hide toggles, issue 12's filters and one of `sorts`. */
+export function useStatusListSearch<C extends string>(pageSize: number, sorts: readonly C[], kind: StatusListKind) {
   const { params, page, setFilters, setPage } = useListQuery(pageSize);
 
   const filters: StatusFilters = useMemo(
@@ -155,11 +213,15 @@ export function useStatusListSearch<C extends string>(pageSize: number, sorts: r
       hideExpired: on(params.get('hideExpired')),
       hideRequests: on(params.get('hideRequests')),
       hideValid: on(params.get('hideValid')),
+      status: statusesIn(params, kind),
+      expiringWithin: expiringIn(params),
+      untilFrom: dayIn(params, 'untilFrom'),
+      untilTo: dayIn(params, 'untilTo'),
     }),
-    [params],
+    [params, kind],
   );
 
-  const request = useMemo(() => statusListRequest(params, pageSize, sorts), [params, pageSize, sorts]);
+  const request = useMemo(() => statusListRequest(params, pageSize, sorts, kind), [params, pageSize, sorts, kind]);
 
   /** Flips one toggle as the URL has it now, and applies the text typed so far with it. */
   const toggle = useCallback(
@@ -167,7 +229,7 @@ export function useStatusListSearch<C extends string>(pageSize: number, sorts: r
     [setFilters],
   );
 
-  return { filters, page, request, setFilters, toggle, setPage };
+  return { kind, filters, page, request, setFilters, toggle, setPage };
 }
 
 export type StatusListSearch = ReturnType<typeof useStatusListSearch<string>>;

@@ -16,8 +16,7 @@ import { PagedList } from '../../components/PagedList';
 import { useListSearch, useListSort } from '../../components/useListSearch';
 import { memberDetailsPath } from '../../lib/navigation';
 import { useUsers } from './members/api/get-users';
-
-const PAGE_SIZE = 100;
+import { usePageSize } from '../../lib/preferences';
 
 const COLUMNS: DataColumn<Member>[] = [
   {
@@ -37,9 +36,10 @@ const COLUMNS: DataColumn<Member>[] = [
 ];
 
 export default function AdminMembersPage() {
-  const { filter, page, offset, setFilter, setPage } = useListSearch(PAGE_SIZE);
+  const [pageSize] = usePageSize();
+  const { filter, page, offset, setFilter, setPage } = useListSearch(pageSize);
   const { sort, order, setSort } = useListSort(MEMBER_SORTS, 'name');
-  const users = useUsers({ filter: filter || undefined, sort, offset, limit: PAGE_SIZE });
+  const users = useUsers({ filter: filter || undefined, sort, offset, limit: pageSize });
 
   return (
     <Page title="User" documentTitle="User · Admin" subtitle="Members of the organizations you can see.">
@@ -47,7 +47,7 @@ export default function AdminMembersPage() {
         <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
         <ExportCsvButton path="/api/members" request={{ filter: filter || undefined, sort }} name="members" />
       </Group>
-      <PagedList query={users} noun="members" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+      <PagedList query={users} noun="members" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => <DataTable label="Members" columns={COLUMNS} rows={items} rowKey={(m) => m.member_id} minWidth={0} sort={{ order, onSort: setSort }} />}
       </PagedList>
     </Page>

@@ -1,6 +1,7 @@
 /**
  * The journal of an organization (SPEC.md §2 "/auditrecords"): its audit records newest first (or
- * oldest first, by the Date header), a filter on the reason code or the message text, and pages of 100.
+ * oldest first, by the Date header), a filter on the reason code or the message text, and pages of
+ * the person's size (25, 50 or 100).
  */
 import { Code, Group } from '@mantine/core';
 import type { AuditRecord } from '../../../common/schemas/audit';
@@ -13,7 +14,8 @@ import { Page } from '../../components/Page';
 import { PagedList } from '../../components/PagedList';
 import { useListSearch, useListSort } from '../../components/useListSearch';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
-import { JOURNAL_PAGE_SIZE, useAuditRecords } from './api/get-audit-records';
+import { usePageSize } from '../../lib/preferences';
+import { useAuditRecords } from './api/get-audit-records';
 
 const COLUMNS: DataColumn<AuditRecord>[] = [
   { header: 'Date', nowrap: true, sort: 'date_created', cell: (r) => formatDateTime(r.date_created) },
@@ -24,9 +26,10 @@ const COLUMNS: DataColumn<AuditRecord>[] = [
 
 export default function JournalPage() {
   const { orgId, organization } = useRouteOrganization();
-  const { filter, page, offset, setFilter, setPage } = useListSearch(JOURNAL_PAGE_SIZE);
+  const [pageSize] = usePageSize();
+  const { filter, page, offset, setFilter, setPage } = useListSearch(pageSize);
   const { sort, order, setSort } = useListSort(JOURNAL_SORTS, '-date_created');
-  const records = useAuditRecords(orgId, { filter: filter || undefined, sort, offset, limit: JOURNAL_PAGE_SIZE });
+  const records = useAuditRecords(orgId, { filter: filter || undefined, sort, offset, limit: pageSize });
 
   return (
     <Page title="Journal" subtitle={organization ? `What happened in ${organization.organization_name}, ${order === 'date_created' ? 'oldest' : 'newest'} first.` : '…'}>
@@ -40,7 +43,7 @@ export default function JournalPage() {
         errorText="The journal could not be loaded."
         emptyText="No audit records found."
         page={page}
-        pageSize={JOURNAL_PAGE_SIZE}
+        pageSize={pageSize}
         onPage={setPage}
       >
         {(items) => <DataTable label="Journal" columns={COLUMNS} rows={items} rowKey={(r) => r.record_id} minWidth={0} dense sort={{ order, onSort: setSort }} />}

@@ -17,8 +17,7 @@ import { useRouteOrganization } from '../../components/useRouteOrganization';
 import { memberDetailsPath } from '../../lib/navigation';
 import { useMembers } from './api/get-members';
 import { RoleBadges } from './components/RoleBadges';
-
-const MEMBERS_PAGE_SIZE = 100;
+import { usePageSize } from '../../lib/preferences';
 
 const columnsOf = (organizationId: string): DataColumn<Member>[] => [
   {
@@ -40,9 +39,10 @@ const columnsOf = (organizationId: string): DataColumn<Member>[] => [
 
 export default function MembersPage() {
   const { orgId, organization } = useRouteOrganization();
-  const { filter, page, offset, setFilter, setPage } = useListSearch(MEMBERS_PAGE_SIZE);
+  const [pageSize] = usePageSize();
+  const { filter, page, offset, setFilter, setPage } = useListSearch(pageSize);
   const { sort, order, setSort } = useListSort(MEMBER_SORTS, 'name');
-  const members = useMembers(orgId, { filter: filter || undefined, sort, offset, limit: MEMBERS_PAGE_SIZE });
+  const members = useMembers(orgId, { filter: filter || undefined, sort, offset, limit: pageSize });
 
   return (
     <Page title="Members" subtitle={organization ? `People of ${organization.organization_name} and their roles.` : '…'}>
@@ -50,7 +50,7 @@ export default function MembersPage() {
         <FilterForm label="Filter by name or email" placeholder="Name or email" value={filter} onFilter={setFilter} />
         <ExportCsvButton path={`/api/organizations/${encodeURIComponent(orgId)}/members`} request={{ filter: filter || undefined, sort }} name="members" />
       </Group>
-      <PagedList query={members} noun="members" page={page} pageSize={MEMBERS_PAGE_SIZE} onPage={setPage}>
+      <PagedList query={members} noun="members" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => (
           <DataTable label="Members" columns={columnsOf(orgId)} rows={items} rowKey={(m) => m.member_id} minWidth={0} sort={{ order, onSort: setSort }} />
         )}

@@ -21,8 +21,7 @@ import { PagedList } from '../../../components/PagedList';
 import { useListSearch, useListSort } from '../../../components/useListSearch';
 import { useActor } from '../../../lib/actor';
 import { adminOrganizationPath, newOrganizationPath } from './paths';
-
-const PAGE_SIZE = 100;
+import { usePageSize } from '../../../lib/preferences';
 
 function Website({ website }: { website: string | null }) {
   const link = website ? normalizeWebsite(website) : null;
@@ -57,9 +56,10 @@ const COLUMNS: DataColumn<Organization>[] = [
 
 export default function AdminOrganizationsPage() {
   const actor = useActor();
-  const { filter, page, offset, setFilter, setPage } = useListSearch(PAGE_SIZE);
+  const [pageSize] = usePageSize();
+  const { filter, page, offset, setFilter, setPage } = useListSearch(pageSize);
   const { sort, order, setSort } = useListSort(ORGANIZATION_SORTS, 'organization_name');
-  const organizations = useOrganizations({ filter: filter || undefined, sort, offset, limit: PAGE_SIZE });
+  const organizations = useOrganizations({ filter: filter || undefined, sort, offset, limit: pageSize });
   // Creating places the organization below the member's own by default: may they act there?
   const canCreate = !!actor && can(actor, 'organization.create', childOf({ organization_id: actor.organization_id, ancestor_ids: [] }));
 
@@ -79,7 +79,7 @@ export default function AdminOrganizationsPage() {
         <FilterForm label="Filter by name" placeholder="Organization name" value={filter} onFilter={setFilter} />
         <ExportCsvButton path="/api/organizations" request={{ filter: filter || undefined, sort }} name="organizations" />
       </Group>
-      <PagedList query={organizations} noun="organizations" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+      <PagedList query={organizations} noun="organizations" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => (
           <DataTable label="Organizations" columns={COLUMNS} rows={items} rowKey={(o) => o.organization_id} minWidth={0} sort={{ order, onSort: setSort }} />
         )}

@@ -4,12 +4,10 @@
  */
 import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { statusListRequest } from '../../../components/useListSearch';
+import { storedPageSize } from '../../../lib/preferences';
 import { queryClient } from '../../../lib/query';
 import { certificatesQueryOptions } from './get-certificates';
 
-/** Rows per page of the certificate lists. */
-export const CERTIFICATE_PAGE_SIZE = 100;
-
 export function prefetchCertificates(organizationId: string, search: URLSearchParams): Promise<void> {
-  return queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, CERTIFICATE_PAGE_SIZE, CERTIFICATE_SORTS)));
+  return queryClient.prefetchQuery(certificatesQueryOptions(organizationId, statusListRequest(search, storedPageSize(), CERTIFICATE_SORTS, 'certificates')));
 }

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Group, Stack } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { CERTIFICATE_SORTS } from '../../../../common/sorts';
 import { formatDate } from '../../../../common/dates';
@@ -17,13 +17,11 @@ import { PagedList } from '../../../components/PagedList';
 import { StatusListFilters } from '../../../components/StatusListFilters';
 import { useListSort, useStatusListSearch } from '../../../components/useListSearch';
 import { certificateDetailsPath } from '../../../lib/navigation';
+import { usePageSize } from '../../../lib/preferences';
 import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
 import { organizationCertificatesPath } from '../api/keys';
-import { CERTIFICATE_PAGE_SIZE } from '../api/prefetch-certificates';
 import { DistinguishedName } from './DistinguishedName';
-
-const PAGE_SIZE = CERTIFICATE_PAGE_SIZE;
 
 export interface CertificateListProps {
   /** The organization whose certificates are listed; null for the admin list across organizations. */
@@ -60,7 +58,8 @@ const columnsOf = (now: Date, showOrganization: boolean): DataColumn<Certificate
 ];
 
 export function CertificateList({ organizationId, showOrganization = false }: CertificateListProps) {
-  const search = useStatusListSearch(PAGE_SIZE, CERTIFICATE_SORTS);
+  const [pageSize] = usePageSize();
+  const search = useStatusListSearch(pageSize, CERTIFICATE_SORTS, 'certificates');
   const { page, request, setPage } = search;
   // The server's usual order: one organization's by name, the admin list by organization, then name.
   const { order, setSort } = useListSort(CERTIFICATE_SORTS, organizationId ? 'distinguished_name' : 'organization_name');
@@ -70,11 +69,8 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" gap="xs">
-        <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} />
-        <ExportCsvButton path={organizationId ? organizationCertificatesPath(organizationId) : '/api/certificates'} request={request} name="certificates" />
-      </Group>
-      <PagedList query={certificates} noun="certificates" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+      <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} actions={<ExportCsvButton path={organizationId ? organizationCertificatesPath(organizationId) : '/api/certificates'} request={request} name="certificates" />} />
+      <PagedList query={certificates} noun="certificates" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => (
           <DataTable
             label="Certificates"

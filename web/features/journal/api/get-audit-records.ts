@@ -6,9 +6,6 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { AuditRecord, JournalSort } from '../../../../common/schemas/audit';
 import { apiList } from '../../../lib/api';
 
-/** SPEC.md §9: the journal pages by 100. */
-export const JOURNAL_PAGE_SIZE = 100;
-
 export interface AuditRecordsQuery {
   filter?: string;
   sort?: JournalSort;

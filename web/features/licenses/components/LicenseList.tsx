@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Group, Stack } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
 import { LICENSE_SORTS } from '../../../../common/sorts';
 import { formatDate, formatDaysLeft, lastValidDay } from '../../../../common/dates';
@@ -20,8 +20,7 @@ import { useStatusClock } from '../../../lib/status-clock';
 import { useLicenses } from '../api/get-licenses';
 import { organizationLicensesPath } from '../api/keys';
 import { LicenseBadges } from './LicenseBadges';
-
-const PAGE_SIZE = 100;
+import { usePageSize } from '../../../lib/preferences';
 
 export interface LicenseListProps {
   /** The organization whose licenses are listed; null for the admin list across organizations. */
@@ -56,7 +55,8 @@ const columnsOf = (now: Date, showOrganization: boolean): DataColumn<License>[] 
 ];
 
 export function LicenseList({ organizationId }: LicenseListProps) {
-  const search = useStatusListSearch(PAGE_SIZE, LICENSE_SORTS);
+  const [pageSize] = usePageSize();
+  const search = useStatusListSearch(pageSize, LICENSE_SORTS, 'licenses');
   const { page, request, setPage } = search;
   // The server's usual order: one organization's by name, the admin list by organization, then name.
   const { order, setSort } = useListSort(LICENSE_SORTS, organizationId ? 'license_name' : 'organization_name');
@@ -67,11 +67,8 @@ export function LicenseList({ organizationId }: LicenseListProps) {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" gap="xs">
-        <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} />
-        <ExportCsvButton path={organizationId ? organizationLicensesPath(organizationId) : '/api/licenses'} request={request} name="licenses" />
-      </Group>
-      <PagedList query={licenses} noun="licenses" page={page} pageSize={PAGE_SIZE} onPage={setPage}>
+      <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} actions={<ExportCsvButton path={organizationId ? organizationLicensesPath(organizationId) : '/api/licenses'} request={request} name="licenses" />} />
+      <PagedList query={licenses} noun="licenses" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => (
           <DataTable
             label="Licenses"
