@@ -9,14 +9,10 @@ import { z } from 'zod';
 import { strictBody } from './body';
 import { certificateExportQuery, licenseExportQuery } from './lists';
 import { idText } from './text';
+import { BULK_LIMIT, CERTIFICATE_BULK_ACTIONS, LICENSE_BULK_ACTIONS } from '../bulk';
 
-/** The most items one request acts on. */
-export const BULK_LIMIT = 1000;
-
-export const CERTIFICATE_BULK_ACTIONS = ['approve', 'revoke', 'acknowledge-expiry'] as const;
-export type CertificateBulkAction = (typeof CERTIFICATE_BULK_ACTIONS)[number];
-export const LICENSE_BULK_ACTIONS = ['approve', 'reject', 'acknowledge-expiry'] as const;
-export type LicenseBulkAction = (typeof LICENSE_BULK_ACTIONS)[number];
+export { BULK_LIMIT };
+export type { CertificateBulkAction, LicenseBulkAction } from '../bulk';
 
 export const certificateBulkParams = z.object({ action: z.enum(CERTIFICATE_BULK_ACTIONS) });
 export const licenseBulkParams = z.object({ action: z.enum(LICENSE_BULK_ACTIONS) });
@@ -78,7 +74,6 @@ export const licenseBulkBody = bulkBody({
   limit,
 }, (item: LicenseKey) => item.license_id);
 export type LicenseBulkBody = z.output<typeof licenseBulkBody>;
-export type BulkMatch = NonNullable<CertificateBulkBody['match']>;
 
 /** GET …/bulk/{action}/preview: the list's own query (as the CSV export takes it) and the organization. */
 export const certificateBulkPreviewQuery = certificateExportQuery.extend({ organization_id: organizationId });
@@ -112,4 +107,3 @@ export const certificateBulkResultSchema = resultOf({ organization_id: z.string(
 export type CertificateBulkResult = z.infer<typeof certificateBulkResultSchema>;
 export const licenseBulkResultSchema = resultOf({ license_id: z.string(), license_name: z.string().nullable() });
 export type LicenseBulkResult = z.infer<typeof licenseBulkResultSchema>;
-export type BulkOutcome = CertificateBulkResult['results'][number]['outcome'];

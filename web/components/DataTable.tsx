@@ -20,6 +20,7 @@ import { NativeSelect, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { useCompactRows } from '../lib/preferences';
 import classes from './DataTable.module.css';
+import { RowCheckbox, selectionClasses, type TableSelection } from './DataTableSelection';
 
 export interface DataColumn<T> {
   /** The column's header, and the cell's label on phones. */
@@ -72,6 +73,8 @@ export interface DataTableProps<T> {
   dense?: boolean;
   /** The order of the rows, for a list whose columns have `sort` fields. */
   sort?: TableSort;
+  /** Rows chosen for a bulk action: a checkbox first in each row (and card), one for the page in the header. */
+  selection?: TableSelection<T>;
 }
 
 const cellClass = (column: DataColumn<unknown>) =>
@@ -130,7 +133,8 @@ function PhoneSort({ label, columns, sort }: { label: string; columns: DataColum
   );
 }
 
-export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop, fixedLayout, dense, sort }: DataTableProps<T>) {
+export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop, fixedLayout, dense, sort, selection }: DataTableProps<T>) {
+  const chosen = selection ? rows.filter(selection.isSelected).length : 0;
   const style = { '--data-table-min-width': `${minWidth / 16}rem` } as CSSProperties;
   // The person's "Compact rows" (lib/preferences.ts) makes every list dense.
   const [compact] = useCompactRows();
@@ -151,6 +155,16 @@ export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop,
         >
           <thead role="rowgroup">
             <tr role="row">
+              {selection ? (
+                <th scope="col" role="columnheader" className={selectionClasses.header}>
+                  <RowCheckbox
+                    label="Select all on this page"
+                    checked={rows.length > 0 && chosen === rows.length}
+                    indeterminate={chosen > 0 && chosen < rows.length}
+                    onChange={(on) => selection.onTogglePage(rows, on)}
+                  />
+                </th>
+              ) : null}
               {columns.map((column) => (
                 <th
                   key={column.header}
@@ -173,7 +187,12 @@ export function DataTable<T>({ label, columns, rows, rowKey, minWidth, alignTop,
           </thead>
           <tbody role="rowgroup">
             {rows.map((row) => (
-              <tr key={rowKey(row)} role="row">
+              <tr key={rowKey(row)} role="row" className={selection ? selectionClasses.row : undefined} data-selected={selection?.isSelected(row) || undefined}>
+                {selection ? (
+                  <td role="cell" className={selectionClasses.cell}>
+                    <RowCheckbox label={selection.label(row)} checked={selection.isSelected(row)} onChange={(on) => selection.onToggle(row, on)} />
+                  </td>
+                ) : null}
                 {columns.map((column) =>
                   column.rowHeader ? (
                     <th key={column.header} scope="row" role="rowheader" className={cellClass(column as DataColumn<unknown>)}>

@@ -21,8 +21,10 @@ import { useListSort } from '../../components/useListSearch';
 import { certificateDetailsPath, licenseDetailsPath } from '../../lib/navigation';
 import { PENDING_PAGE_SIZE, usePending, type PendingKind } from './pending/api/get-pending';
 import { pageKeyOf, sortKeyOf, usePendingPages, type PendingList } from './pending/usePendingPages';
+import { BulkActions } from '../../components/bulk/BulkActions';
+import { usePendingBulk, type BulkTask } from './pending/usePendingBulk';
 
-interface Task {
+interface Task extends BulkTask {
   key: string;
   name: string;
   path: string;
@@ -34,6 +36,8 @@ interface Task {
 
 const certificateTask = (c: CertificateSummary): Task => ({
   key: c.distinguished_name,
+  abilities: c.abilities,
+  item: { organization_id: c.organization_id, distinguished_name: c.distinguished_name },
   name: c.distinguished_name,
   path: certificateDetailsPath(c.organization_id, c.distinguished_name),
   organization: c.organization_name,
@@ -44,6 +48,9 @@ const certificateTask = (c: CertificateSummary): Task => ({
 
 const licenseTask = (l: License): Task => ({
   key: l.license_id,
+  abilities: l.abilities,
+  // The version shown: a license changed since is refused rather than decided unseen.
+  item: { license_id: l.license_id, version: l.version },
   name: l.license_name,
   path: licenseDetailsPath(l.organization_id, l.license_id),
   organization: l.organization_name,
@@ -78,6 +85,7 @@ const TASK_COLUMNS: Record<PendingList, DataColumn<Task>[]> = {
 
 interface TaskListProps {
   id: string;
+  kind: PendingKind;
   list: PendingList;
   title: 'Certificates' | 'Licenses';
   /** Plural, lower case, different for each list of the screen: "certificate approvals". */
@@ -93,9 +101,10 @@ interface TaskListProps {
 }
 
 /** One list of a kind: its heading with the true total, one page of rows, and its own paging. */
-function TaskList({ id, list, title, noun, tasks, total, page, onPage, sort, empty, exportCsv }: TaskListProps) {
+function TaskList({ id, kind, list, title, noun, tasks, total, page, onPage, sort, empty, exportCsv }: TaskListProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const label = noun.charAt(0).toUpperCase() + noun.slice(1);
+  const bulk = usePendingBulk(kind, list, total, tasks);
   const turn = (next: number) => {
     onPage(next);
     // The new rows start at the heading; a pager under 100 rows would otherwise leave the reader at
@@ -117,10 +126,11 @@ function TaskList({ id, list, title, noun, tasks, total, page, onPage, sort, emp
         <Text>{empty}</Text>
       ) : (
         <>
+          {bulk.selectable ? <BulkActions {...bulk.bar} /> : null}
           {tasks.length === 0 ? (
             <Text>No {noun} on this page.</Text>
           ) : (
-            <DataTable label={label} columns={TASK_COLUMNS[list]} rows={tasks} rowKey={(task) => task.key} minWidth={820} sort={sort} />
+            <DataTable label={label} columns={TASK_COLUMNS[list]} rows={tasks} rowKey={(task) => task.key} minWidth={820} sort={sort} selection={bulk.selectable ? bulk.table : undefined} />
           )}
           <ListPaging total={total} count={tasks.length} page={page} pageSize={PENDING_PAGE_SIZE} onPage={turn} noun={noun} />
         </>
@@ -166,6 +176,7 @@ function TaskSection({ kind, id, title, description, empty, nouns }: SectionProp
         <>
           <TaskList
             id={`${id}-certificates`}
+            kind={kind}
             list="certificates"
             title="Certificates"
             noun={nouns.certificates}
@@ -179,6 +190,7 @@ function TaskSection({ kind, id, title, description, empty, nouns }: SectionProp
           />
           <TaskList
             id={`${id}-licenses`}
+            kind={kind}
             list="licenses"
             title="Licenses"
             noun={nouns.licenses}

@@ -22,6 +22,8 @@ import { useStatusClock } from '../../../lib/status-clock';
 import { useCertificates } from '../api/get-certificates';
 import { organizationCertificatesPath } from '../api/keys';
 import { DistinguishedName } from './DistinguishedName';
+import { BulkActions } from '../../../components/bulk/BulkActions';
+import { useCertificateBulk } from './useCertificateBulk';
 
 export interface CertificateListProps {
   /** The organization whose certificates are listed; null for the admin list across organizations. */
@@ -66,10 +68,12 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
   const certificates = useCertificates(organizationId, request);
   const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
   const columns = useMemo(() => columnsOf(now, showOrganization), [now, showOrganization]);
+  const bulk = useCertificateBulk(organizationId, request, certificates.data?.total ?? 0, certificates.data?.items ?? [], now);
 
   return (
     <Stack gap="lg">
       <StatusListFilters label="Filter by DN" formLabel="Filter certificates" placeholder="e.g. CN=gw-berlin" search={search} actions={<ExportCsvButton path={organizationId ? organizationCertificatesPath(organizationId) : '/api/certificates'} request={request} name="certificates" />} />
+      {bulk.selectable ? <BulkActions {...bulk.bar} /> : null}
       <PagedList query={certificates} noun="certificates" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => (
           <DataTable
@@ -79,6 +83,7 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
             rowKey={(c) => c.distinguished_name}
             minWidth={showOrganization ? 980 : 840}
             sort={{ order, onSort: setSort }}
+            selection={bulk.selectable ? bulk.table : undefined}
           />
         )}
       </PagedList>

@@ -20,6 +20,8 @@ import { useStatusClock } from '../../../lib/status-clock';
 import { useLicenses } from '../api/get-licenses';
 import { organizationLicensesPath } from '../api/keys';
 import { LicenseBadges } from './LicenseBadges';
+import { BulkActions } from '../../../components/bulk/BulkActions';
+import { useLicenseBulk } from './useLicenseBulk';
 import { usePageSize } from '../../../lib/preferences';
 
 export interface LicenseListProps {
@@ -64,10 +66,12 @@ export function LicenseList({ organizationId }: LicenseListProps) {
   const now = useStatusClock((t) => earliest((licenses.data?.items ?? []).map((l) => nextLicenseChange(l, t))));
   const showOrganization = organizationId === null;
   const columns = useMemo(() => columnsOf(now, showOrganization), [now, showOrganization]);
+  const bulk = useLicenseBulk(organizationId, request, licenses.data?.total ?? 0, licenses.data?.items ?? [], now);
 
   return (
     <Stack gap="lg">
       <StatusListFilters label="Filter by name" formLabel="Filter licenses" placeholder="License name" search={search} actions={<ExportCsvButton path={organizationId ? organizationLicensesPath(organizationId) : '/api/licenses'} request={request} name="licenses" />} />
+      {bulk.selectable ? <BulkActions {...bulk.bar} /> : null}
       <PagedList query={licenses} noun="licenses" page={page} pageSize={pageSize} onPage={setPage}>
         {(items) => (
           <DataTable
@@ -77,6 +81,7 @@ export function LicenseList({ organizationId }: LicenseListProps) {
             rowKey={(l) => l.license_id}
             minWidth={showOrganization ? 960 : 820}
             sort={{ order, onSort: setSort }}
+            selection={bulk.selectable ? bulk.table : undefined}
           />
         )}
       </PagedList>

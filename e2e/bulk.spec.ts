@@ -1,0 +1,129 @@
+/**
+ * Bulk actions end to end (issue 12 item 4, "bulk-approve a selection"): the operator's approver
+ * selects certificates of Contoso on its list and approves them with the count in the confirmation;
+ * one approved meanwhile is refused in the per-item result; the rows show their new badges. Then
+ * "all that match the filter" on the list, and a rejection on the pending tasks. Each test uploads
+ * or requests the records it acts on. SHOTS_DIR saves the screens at laptop and phone width.
+ */
+import type { Page } from '@playwright/test';
+import { makeCertificate } from '../scripts/make-certificate';
+import { apiAs, apiOf, expect, expectAccessible, row, shoot, signInToCertificates, test, toast, type Api } from './support';
+
+const DAY = 86_400_000;
+
+/** `count` certificates of Contoso uploaded by its issuer, their CNs sharing a tag of this test. */
+async function uploadCertificates(issuer: Api, count: number) {
+  const tag = `bulk-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+  const dns: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const { pem } = await makeCertificate({ subject: `O=Contoso, CN=${tag}-${i}.contoso.example`, notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 90 * DAY) });
+    dns.push((await issuer.call<{ distinguished_name: string }>('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: 'Bulk test gateway', certificate: pem } })).distinguished_name);
+  }
+  return { tag, dns };
+}
+
+/** The approver on Contoso's certificates, filtered to the test's own. */
+async function contosoCertificates(page: Page, tag: string, count: number) {
+  await signInToCertificates(page, 'approver@operator.example');
+  await page.getByRole('combobox', { name: 'Organization' }).click();
+  await page.getByRole('option', { name: 'Contoso' }).click();
+  await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
+  await page.getByLabel('Filter by DN').fill(tag);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await expect(row(page, tag)).toHaveCount(count);
+}
+
+const bar = (page: Page) => page.getByRole('region', { name: /^Bulk actions/ });
+
+test('an approver bulk-approves a selection of certificates and sees per item what happened', async ({ page, newPage }) => {
+  const issuer = await apiAs(newPage, 'issuer@contoso.example');
+  const { tag, dns } = await uploadCertificates(issuer, 3);
+  await contosoCertificates(page, tag, 3);
+  for (const dn of dns) await expect(row(page, dn).getByText('Not approved')).toBeVisible();
+
+  await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  for (const dn of dns) await expect(page.getByRole('checkbox', { name: `Select ${dn}` })).toBeChecked();
+  await expect(bar(page).getByText('3 selected')).toBeVisible();
+  // Only what the selected rows allow: Not approved ones can be approved or revoked, not acknowledged.
+  await expect(bar(page).getByRole('button', { name: 'Approve (3)' })).toBeVisible();
+  await expect(bar(page).getByRole('button', { name: /^Acknowledge expiry/ })).toHaveCount(0);
+  await expectAccessible(page);
+  await shoot(page, 'bulk-selected');
+
+  // Someone approves one of them meanwhile: it is refused, the others go on.
+  const approver = await apiOf(page);
+  await approver.call('POST', `/api/approve/${encodeURIComponent(dns[1])}`);
+
+  await bar(page).getByRole('button', { name: 'Approve (3)' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Approve 3 certificates?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Approve 3' }).click();
+
+  const result = page.getByRole('dialog', { name: 'Approve: the result' });
+  await expect(result.getByText('2 certificates approved, 1 refused.')).toBeVisible();
+  const items = result.getByRole('listitem');
+  await expect(items).toHaveCount(3);
+  // The refusal first, with its reason.
+  await expect(items.first()).toContainText('Refused');
+  await expect(items.first()).toContainText(dns[1]);
+  await expect(items.first()).toContainText('The certificate is already approved.');
+  await expect(result.getByRole('listitem').filter({ hasText: dns[0] })).toContainText('Done');
+  await expect(toast(page, '2 certificates approved.')).toBeVisible();
+  await expectAccessible(page);
+  await shoot(page, 'bulk-result');
+
+  await result.getByRole('button', { name: 'Close' }).last().click();
+  await expect(result).toHaveCount(0);
+  for (const dn of dns) await expect(row(page, dn).getByText('Approved', { exact: true })).toBeVisible();
+  await expect(bar(page)).toHaveCount(0);
+});
+
+test('"all that match the filter" counts on the server first, then revokes them all', async ({ page, newPage }) => {
+  const issuer = await apiAs(newPage, 'issuer@contoso.example');
+  const { tag, dns } = await uploadCertificates(issuer, 2);
+  await contosoCertificates(page, tag, 2);
+
+  await page.getByRole('checkbox', { name: `Select ${dns[0]}` }).check();
+  await expect(bar(page).getByText('1 selected')).toBeVisible();
+  await bar(page).getByRole('button', { name: 'Select all 2 that match the filter' }).click();
+  await expect(bar(page).getByText('All 2 certificates that match are selected')).toBeVisible();
+  for (const dn of dns) await expect(page.getByRole('checkbox', { name: `Select ${dn}` })).toBeChecked();
+
+  await bar(page).getByRole('button', { name: 'Revoke' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke 2 certificates?' });
+  await expect(confirm).toContainText('Of the 2 certificates that match, 2 can be revoked by you.');
+  await confirm.getByRole('button', { name: 'Revoke 2' }).click();
+  const result = page.getByRole('dialog', { name: 'Revoke: the result' });
+  await expect(result.getByText('2 certificates revoked.')).toBeVisible();
+  await result.getByRole('button', { name: 'Close' }).last().click();
+  for (const dn of dns) await expect(row(page, dn).getByText('Revoked', { exact: true })).toBeVisible();
+});
+
+test('the pending tasks reject selected license requests', async ({ page, newPage }) => {
+  const issuer = await apiAs(newPage, 'issuer@contoso.example');
+  const name = `Bulk request ${Date.now()}`;
+  await issuer.call('POST', `/api/organizations/${issuer.organizationId}/licenses`, { data: { license_name: name, license_scope: 'LAB', days_valid: 30 } });
+
+  await signInToCertificates(page, 'supervisor@operator.example');
+  await page.goto('/admin/pending-tasks');
+  await expect(page.getByRole('heading', { name: 'Pending approvals' })).toBeVisible();
+  // The newest request first: Created, descending.
+  const section = page.locator('section[aria-labelledby="pending-approvals-licenses"]');
+  await section.getByRole('button', { name: 'Created' }).click();
+  await expect(page).toHaveURL(/approveLicensesSort=-date_created/);
+  await section.getByRole('checkbox', { name: `Select ${name}` }).check();
+  const licenseBar = section.getByRole('region', { name: 'Bulk actions: pending licenses' });
+  await expect(licenseBar.getByText('1 selected')).toBeVisible();
+  await expect(licenseBar.getByRole('button', { name: /^Select all .* waiting$/ })).toBeVisible();
+  await expectAccessible(page);
+  await shoot(page, 'bulk-pending');
+
+  await licenseBar.getByRole('button', { name: 'Reject (1)' }).click();
+  await page.getByRole('dialog', { name: 'Reject 1 license?' }).getByRole('button', { name: 'Reject 1' }).click();
+  const result = page.getByRole('dialog', { name: 'Reject: the result' });
+  await expect(result.getByText('1 license rejected.')).toBeVisible();
+  await expect(result.getByRole('listitem').filter({ hasText: name })).toContainText('Done');
+  await result.getByRole('button', { name: 'Close' }).last().click();
+  // No longer waiting.
+  await expect(section.getByRole('row').filter({ hasText: name })).toHaveCount(0);
+});

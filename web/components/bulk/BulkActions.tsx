@@ -1,0 +1,72 @@
+/**
+ * The bulk bar of a list (docs/decisions.md "Bulk actions"): shown while rows are selected, it says
+ * how many, offers "Select all M that match the filter" and the actions the selected rows allow
+ * (the caller's `abilities` and the state of common/status.ts), each confirmed with its count in the
+ * app's ConfirmModal, then sent in requests of up to 1,000 and answered per item in a dialog. Its
+ * code and Mantine's dialog styles load with the first selection (a chunk of their own).
+ */
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { RowSelection } from './useRowSelection';
+import type { BulkBody, BulkRunResult } from './run-bulk';
+
+export interface BulkAction<T> {
+  /** The API's action: approve, revoke, acknowledge-expiry, reject. */
+  key: string;
+  label: string;
+  /** Past participle for sentences: "approved". */
+  done: string;
+  /** The caller may take it on this row and its state allows it. */
+  applies: (row: T) => boolean;
+  /** Takes something away: an outlined red button (Revoke, Reject). */
+  destructive?: boolean;
+}
+
+export interface BulkItemResult {
+  outcome: 'done' | 'refused' | 'failed';
+  status: number;
+  message: string;
+}
+
+interface BulkApi<T, R extends BulkItemResult> {
+  /** How many rows match the list's filters, and how many the action would act on ("all that match"). */
+  preview: (action: string) => Promise<{ matching: number; actionable: number }>;
+  send: (action: string, body: BulkBody) => Promise<BulkRunResult<R>>;
+  /** The list's filters as "all that match" (run-bulk.ts matchOf). */
+  match: Record<string, string>;
+  /** A row as an item of the request. */
+  item: (row: T) => object;
+  /** What a result is called in the answer's list. */
+  name: (result: R) => string;
+  /** After a run: the lists it changed are read again. */
+  onFinished: () => void;
+}
+
+export interface BulkActionsProps<T, R extends BulkItemResult> {
+  noun: { one: string; many: string };
+  selection: RowSelection<T>;
+  /** Rows that match the list's filters (X-Total-Count). */
+  total: number;
+  actions: BulkAction<T>[];
+  api: BulkApi<T, R>;
+  /** Where a screen has several lists: which one ("Certificate approvals"), in the bar's name. */
+  listLabel?: string;
+  /** The offer to choose every matching row; "Select all 1,101 that match the filter" unless given. */
+  allLabel?: (total: string) => string;
+}
+
+const BulkActionsImpl = lazy(() => import('./bulk-actions-impl'));
+
+export function BulkActions<T, R extends BulkItemResult>(props: BulkActionsProps<T, R>) {
+  const selected = props.selection.allMatching || props.selection.rows.length > 0;
+  // Once loaded it stays: its answer shows after the run has emptied the selection.
+  const [used, setUsed] = useState(false);
+  useEffect(() => {
+    if (selected) setUsed(true);
+  }, [selected]);
+  if (!selected && !used) return null;
+  return (
+    <Suspense fallback={null}>
+      <BulkActionsImpl {...(props as unknown as BulkActionsProps<unknown, BulkItemResult>)} />
+    </Suspense>
+  );
+}
