@@ -55,6 +55,11 @@ export function buildTargets(facts: DatasetFacts): Target[] {
     { id: 'licenses-sorted', label: 'licenses of the large organization by valid until', path: `${large}/licenses?${page}&sort=date_valid_until`, ...list },
     { id: 'members-sorted', label: 'members of the large organization by email', path: `${large}/members?${page}&sort=member_email`, ...list },
     { id: 'admin-certs-sorted', label: 'admin list: certificates of all organizations by valid until', path: `/api/certificates?${page}&sort=date_not_after`, ...list },
+    // Filtered variants (issue 12 item 2): status chips and "expiring within", as the lists' More filters send them.
+    { id: 'certs-chips', label: 'certificates of the large organization, chips Approved + Expired', path: `${large}/certificates?status=approved,expired&${page}`, ...certificates },
+    { id: 'certs-expiring', label: 'certificates of the large organization, Approved, expiring within 30 days', path: `${large}/certificates?status=approved&expiringWithin=30&${page}`, ...certificates },
+    { id: 'licenses-expiring', label: 'licenses of the large organization, Valid, expiring within 30 days', path: `${large}/licenses?status=valid&expiringWithin=30&${page}`, ...list },
+    { id: 'admin-certs-expiring', label: 'admin list: certificates of all organizations expiring within 30 days', path: `/api/certificates?expiringWithin=30&${page}`, ...list },
     ...journal.map((offset) => ({
       id: `journal-${offset}`, label: `journal of the large organization, offset ${offset.toLocaleString('en')}`,
       path: `${large}/auditrecords?offset=${offset}&limit=100`, as: 'supervisor' as const,
