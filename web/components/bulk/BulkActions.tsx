@@ -17,6 +17,8 @@ export interface BulkAction<T> {
   done: string;
   /** The caller may take it on this row and its state allows it. */
   applies: (row: T) => boolean;
+  /** The caller may take it on this row (its `abilities`), whatever its state: offered for "all that match". */
+  allowed: (row: T) => boolean;
   /** Takes something away: an outlined red button (Revoke, Reject). */
   destructive?: boolean;
 }
@@ -46,6 +48,8 @@ export interface BulkActionsProps<T, R extends BulkItemResult> {
   selection: RowSelection<T>;
   /** Rows that match the list's filters (X-Total-Count). */
   total: number;
+  /** The rows on screen: for "all that match", the actions the caller may take on some of them are offered. */
+  rows: T[];
   actions: BulkAction<T>[];
   api: BulkApi<T, R>;
   /** Where a screen has several lists: which one ("Certificate approvals"), in the bar's name. */

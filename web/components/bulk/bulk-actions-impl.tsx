@@ -30,14 +30,14 @@ interface Answer {
 
 const OUTCOME = { done: { label: 'Done', color: 'green' }, refused: { label: 'Refused', color: 'orange' }, failed: { label: 'Failed', color: 'red' } } as const;
 
-export default function BulkActionsImpl({ noun, selection, total, actions, api, listLabel, allLabel }: BulkActionsProps<unknown, BulkItemResult>) {
+export default function BulkActionsImpl({ noun, selection, total, rows, actions, api, listLabel, allLabel }: BulkActionsProps<unknown, BulkItemResult>) {
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [previewing, setPreviewing] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const chosen = selection.rows;
   const nouns = (n: number) => `${format.format(n)} ${n === 1 ? noun.one : noun.many}`;
-  const shown = selection.allMatching ? actions : actions.filter((a) => chosen.some(a.applies));
+  const shown = selection.allMatching ? actions.filter((a) => rows.some(a.allowed)) : actions.filter((a) => chosen.some(a.applies));
 
   const ask = async (action: BulkAction<unknown>) => {
     if (!selection.allMatching) {

@@ -46,7 +46,7 @@ export function usePendingBulk(kind: PendingKind, list: PendingList, total: numb
   const changed = usePendingChanged(list);
   const defs = ACTIONS[kind][list];
   const actions = useMemo<BulkAction<BulkTask>[]>(
-    () => defs.map((d) => ({ key: d.key, label: d.label, done: d.done, destructive: d.destructive, applies: (t) => t.abilities.includes(d.ability) })),
+    () => defs.map((d) => ({ key: d.key, label: d.label, done: d.done, destructive: d.destructive, applies: (t) => t.abilities.includes(d.ability), allowed: (t) => t.abilities.includes(d.ability) })),
     [defs],
   );
   // Names of the rows seen, for refused licenses, whose answer names none.
@@ -56,6 +56,7 @@ export function usePendingBulk(kind: PendingKind, list: PendingList, total: numb
     noun: list === 'certificates' ? { one: 'certificate', many: 'certificates' } : { one: 'license', many: 'licenses' },
     selection,
     total,
+    rows: tasks,
     actions,
     listLabel: `${kind === 'approve' ? 'pending' : 'expired'} ${list}`,
     allLabel: (n) => `Select all ${n} waiting`,

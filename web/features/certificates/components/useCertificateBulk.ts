@@ -31,7 +31,7 @@ export function useCertificateBulk(organizationId: string | null, request: objec
   const changed = useCertificatesChanged();
   const match = useMemo(() => matchOf(request, organizationId), [request, organizationId]);
   const actions = useMemo<BulkAction<CertificateSummary>[]>(
-    () => ACTIONS.map((a) => ({ key: a.key, label: a.label, done: a.done, destructive: a.destructive, applies: (c) => c.abilities.includes(a.ability) && certificateStatus(c, now)[a.state] })),
+    () => ACTIONS.map((a) => ({ key: a.key, label: a.label, done: a.done, destructive: a.destructive, allowed: (c) => c.abilities.includes(a.ability), applies: (c) => c.abilities.includes(a.ability) && certificateStatus(c, now)[a.state] })),
     [now],
   );
   const selectable = rows.some((c) => ACTIONS.some((a) => c.abilities.includes(a.ability)));
@@ -39,6 +39,7 @@ export function useCertificateBulk(organizationId: string | null, request: objec
     noun: { one: 'certificate', many: 'certificates' },
     selection,
     total,
+    rows,
     actions,
     api: {
       preview: (action) => previewCertificateBulk(action as CertificateBulkAction, match),

@@ -31,7 +31,7 @@ export function useLicenseBulk(organizationId: string | null, request: object, t
   const changed = useLicensesChanged();
   const match = useMemo(() => matchOf(request, organizationId), [request, organizationId]);
   const actions = useMemo<BulkAction<License>[]>(
-    () => ACTIONS.map((a) => ({ key: a.key, label: a.label, done: a.done, destructive: a.destructive, applies: (l) => l.abilities.includes(a.ability) && licenseStatus(l, now)[a.state] })),
+    () => ACTIONS.map((a) => ({ key: a.key, label: a.label, done: a.done, destructive: a.destructive, allowed: (l) => l.abilities.includes(a.ability), applies: (l) => l.abilities.includes(a.ability) && licenseStatus(l, now)[a.state] })),
     [now],
   );
   // Names of the rows seen, for refused items, whose answer names no license (the selection is empty by then).
@@ -42,6 +42,7 @@ export function useLicenseBulk(organizationId: string | null, request: object, t
     noun: { one: 'license', many: 'licenses' },
     selection,
     total,
+    rows,
     actions,
     api: {
       preview: (action) => previewLicenseBulk(action as LicenseBulkAction, match),
