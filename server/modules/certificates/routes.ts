@@ -10,6 +10,8 @@ import { sendPage } from '../../db/page-cache';
 import * as service from './service';
 import * as bulk from './bulk';
 import { certificateBulkBody, certificateBulkParams, certificateBulkPreviewQuery, certificateBulkResultSchema, bulkPreviewSchema } from '../../../common/schemas/bulk';
+import { bulkUploadCertificates } from './bulk-upload';
+import { BULK_UPLOAD_BODY_LIMIT, bulkUploadResultSchema, bulkUploadSchema } from '../../../common/schemas/bulk-upload';
 
 const org = z.object({ id: idText() });
 const orgDn = org.extend({ dn: idText(4096) });
@@ -76,6 +78,13 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
       const created = await service.uploadCertificate(api.db, actorOf(request), request.params.id, request.body, api.now());
       return reply.status(201).send(created);
     },
+  );
+
+  api.post(
+    '/organizations/:id/certificates/bulk',
+    // A hundred PEMs of 64 KiB as JSON: the route's own body limit (common/schemas/bulk-upload.ts).
+    { bodyLimit: BULK_UPLOAD_BODY_LIMIT, schema: { summary: 'Upload several certificates (PEM blocks in one text) for approval, each as a single upload, answered per certificate', operationId: 'bulkUploadCertificates', tags, params: org, body: bulkUploadSchema, response: { 200: bulkUploadResultSchema } } },
+    async (request) => bulkUploadCertificates(api.db, actorOf(request), request.params.id, request.body, api.now()),
   );
 
   api.delete('/organizations/:id/certificates/:dn', { schema: { summary: 'Remove a certificate', operationId: 'removeCertificate', tags, params: orgDn, response: done } }, async (request, reply) => {
