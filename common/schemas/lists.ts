@@ -88,5 +88,3 @@ export type LicenseListQuery = z.infer<typeof licenseListQuery>;
 export const licenseExportQuery = licenseListQuery.omit({ offset: true, limit: true });
 export type LicenseExportQuery = z.infer<typeof licenseExportQuery>;
 
-/** What the certificate and license lists share. */
-export type StatusListQuery = Omit<CertificateListQuery, 'sort' | 'status'>;

@@ -26,7 +26,7 @@ const formatPicked = ({ date }: { date: unknown }) =>
   typeof date === 'string' || date instanceof Date ? dayjs(date).format(DISPLAY_FORMAT).toUpperCase() : '';
 
 /** The filters the panel sets, cleared at once. */
-export const PANEL_FILTERS = { status: '', expiringWithin: '', untilFrom: '', untilTo: '' };
+const PANEL_FILTERS = { status: '', expiringWithin: '', untilFrom: '', untilTo: '' };
 
 export default function StatusFiltersPanel({ search }: { search: StatusListSearch }) {
   const { kind, filters, setFilters } = search;
