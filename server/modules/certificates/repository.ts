@@ -8,9 +8,9 @@ import { sortColumn } from '../../../common/sorts';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsThroughIndex } from '../../db/text-index';
-import { cachedTotal, filtersKey, nextInstant, organizationsKey, shiftedInstant } from '../../db/count-cache';
-import { certificateSql, withStatuses } from '../../db/status-sql';
-import { DAY } from '../../../common/dates';
+import { cachedTotal, filtersKey, organizationsKey } from '../../db/count-cache';
+import { statusListFilters } from '../../db/list-filters';
+import { certificateSql } from '../../db/status-sql';
 
 /** The statuses of common/status.ts over `c` (db/status-sql.ts). */
 const status = certificateSql('c');
@@ -67,30 +67,16 @@ function listOrder(sort: CertificateSort | PendingCertificateSort, oneOrganizati
   return { columns: [...columns, 'c.distinguished_name'], descending };
 }
 
+/** The chips, "expiring within" and the range on not-after (db/list-filters.ts). */
+const filters = statusListFilters({
+  sql: status, groups: CERTIFICATE_STATUS_GROUPS, timeStatuses: CERTIFICATE_TIME_STATUSES, table: 'certificates', window: ['date_not_before', 'date_not_after'],
+});
+
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
-export const filterReadsClock = (query: Omit<ListQuery, 'offset' | 'limit'>): boolean =>
-  !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => CERTIFICATE_TIME_STATUSES.includes(s)));
+export const filterReadsClock = filters.readsClock;
 
-/**
- * The next instant a certificate enters or leaves its validity window, or (expiring within N days)
- * comes within N days of its end: that instant is its end N days earlier.
- */
-export function nextValidityEdge(db: Queryable, now: Date, query?: Pick<ListQuery, 'expiringWithin'>) {
-  const edges = nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now);
-  if (!query?.expiringWithin) return edges;
-  const entering = shiftedInstant(db, 'certificates', 'date_not_after', now, query.expiringWithin * DAY);
-  return async () => Math.min(await edges(), await entering());
-}
-
-/** The conditions of the list's filters over `c` (the count runs them on the certificates alone). */
-function filterConditions(query: CertificateListQuery, at: string) {
-  const conditions = [];
-  if (query.status) conditions.push(withStatuses(CERTIFICATE_STATUS_GROUPS, query.status, (s) => status.has(s, at)));
-  if (query.expiringWithin) conditions.push(status.expiringBy(at, new Date(Date.parse(at) + query.expiringWithin * DAY).toISOString()));
-  if (query.untilFrom) conditions.push(status.endsFrom(query.untilFrom));
-  if (query.untilBefore) conditions.push(status.endsBefore(query.untilBefore));
-  return conditions;
-}
+/** The next instant a filtered list of certificates may change by time alone. */
+export const nextValidityEdge = filters.nextEdge;
 
 /**
  * One page of certificates of the given organizations ('all' for operator-wide lists),
@@ -117,7 +103,7 @@ export async function listCertificates(
     if (query.hideExpired) f = f.where(mostlyTrue(db, status.notExpired(at)));
     if (query.hideRequests) f = f.where(status.decided());
     if (query.hideValid) f = f.where(status.notValid(at));
-    for (const condition of filterConditions(query, at)) f = f.where(condition);
+    for (const condition of filters.conditions(query, at)) f = f.where(condition);
     return f as Q;
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;

@@ -7,14 +7,14 @@ import type { Database, LicensesTable } from '../../db/schema';
 type LicenseTables = Database & { l: LicensesTable };
 import type { LicenseListQuery, LicenseSort } from '../../../common/schemas/lists';
 import { LICENSE_STATUS_GROUPS, LICENSE_TIME_STATUSES } from '../../../common/status-filters';
-import { DAY } from '../../../common/dates';
 import { sortColumn } from '../../../common/sorts';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
-import { cachedTotal, filtersKey, nextInstant, organizationsKey, shiftedInstant } from '../../db/count-cache';
-import { licenseSql, withStatuses } from '../../db/status-sql';
+import { cachedTotal, filtersKey, organizationsKey } from '../../db/count-cache';
+import { statusListFilters } from '../../db/list-filters';
+import { licenseSql } from '../../db/status-sql';
 import { conflict } from '../../errors';
 
 /** The statuses of common/status.ts over `l` (db/status-sql.ts). */
@@ -37,34 +37,16 @@ function selectLicenses(db: Queryable) {
 
 export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
 
-/**
- * One page of licenses of the given organizations ('all' for operator-wide lists), filtered in
- * SQL. Dates are ISO strings, so comparing them as text compares instants.
- */
+/** The chips, "expiring within" and the range on valid-until (db/list-filters.ts). */
+const filters = statusListFilters({
+  sql: status, groups: LICENSE_STATUS_GROUPS, timeStatuses: LICENSE_TIME_STATUSES, table: 'licenses', window: ['date_valid_from', 'date_valid_until'],
+});
+
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
-export const filterReadsClock = (query: Omit<LicenseListQuery, 'offset' | 'limit'>): boolean =>
-  !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => LICENSE_TIME_STATUSES.includes(s)));
+export const filterReadsClock = filters.readsClock;
 
-/**
- * The next instant a license enters or leaves its validity window, or (expiring within N days)
- * comes within N days of its end: that instant is its end N days earlier.
- */
-export function nextValidityEdge(db: Queryable, now: Date, query?: Pick<LicenseListQuery, 'expiringWithin'>) {
-  const edges = nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now);
-  if (!query?.expiringWithin) return edges;
-  const entering = shiftedInstant(db, 'licenses', 'date_valid_until', now, query.expiringWithin * DAY);
-  return async () => Math.min(await edges(), await entering());
-}
-
-/** The conditions of the list's filters over `l` (the count runs them on the licenses alone). */
-function filterConditions(query: LicenseListQuery, at: string) {
-  const conditions = [];
-  if (query.status) conditions.push(withStatuses(LICENSE_STATUS_GROUPS, query.status, (s) => status.has(s, at)));
-  if (query.expiringWithin) conditions.push(status.expiringBy(at, new Date(Date.parse(at) + query.expiringWithin * DAY).toISOString()));
-  if (query.untilFrom) conditions.push(status.endsFrom(query.untilFrom));
-  if (query.untilBefore) conditions.push(status.endsBefore(query.untilBefore));
-  return conditions;
-}
+/** The next instant a filtered list of licenses may change by time alone. */
+export const nextValidityEdge = filters.nextEdge;
 
 /** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
 const SORT_COLUMNS = {
@@ -90,6 +72,10 @@ function listOrder(sort: LicenseSort | PendingLicenseSort, oneOrganization: bool
 /** Bulk actions (bulk.ts): only the rows in the state the action applies to, by its condition in db/status-sql.ts. */
 export type LicenseState = 'notApproved' | 'pendingAcknowledgement';
 
+/**
+ * One page of licenses of the given organizations ('all' for operator-wide lists), filtered in
+ * SQL. Dates are ISO strings, so comparing them as text compares instants.
+ */
 export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: LicenseListQuery & { state?: LicenseState }, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const at = now.toISOString();
@@ -105,7 +91,7 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
     if (query.hideRequests) f = f.where(status.decided());
     // "Valid" = approved and in force; everything else stays.
     if (query.hideValid) f = f.where(status.notValid(at));
-    for (const condition of filterConditions(query, at)) f = f.where(condition);
+    for (const condition of filters.conditions(query, at)) f = f.where(condition);
     return f as Q;
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;

@@ -1,0 +1,66 @@
+/**
+ * The filters the certificate and license lists share beyond the SPEC's toggles (issue 12, docs/decisions.md
+ * "Status filters"): the status chips, "expiring within N days" and the range on the end of validity, over one
+ * list's status conditions (db/status-sql.ts), with when a page they filter changes by time alone.
+ */
+import type { Expression, SqlBool } from 'kysely';
+import { DAY } from '../../common/dates';
+import type { StatusGroup } from '../../common/status-filters';
+import type { Queryable } from './database';
+import { nextInstant, shiftedInstant } from './count-cache';
+import { withStatuses } from './status-sql';
+
+export interface StatusFilterQuery<S extends string> {
+  hideExpired?: boolean;
+  hideValid?: boolean;
+  status?: S[];
+  expiringWithin?: number;
+  untilFrom?: string;
+  untilBefore?: string;
+}
+
+interface StatusList<S extends string> {
+  /** The list's conditions (certificateSql, licenseSql). */
+  sql: {
+    has(status: S, at: string): Expression<SqlBool>;
+    expiringBy(at: string, until: string): Expression<SqlBool>;
+    endsFrom(from: string): Expression<SqlBool>;
+    endsBefore(before: string): Expression<SqlBool>;
+  };
+  groups: readonly StatusGroup<S>[];
+  /** The chips whose rows change as time passes. */
+  timeStatuses: readonly S[];
+  table: 'certificates' | 'licenses';
+  /** The columns of the validity window: its start and its (exclusive) end. */
+  window: readonly [start: string, end: string];
+}
+
+export function statusListFilters<S extends string>({ sql, groups, timeStatuses, table, window }: StatusList<S>) {
+  return {
+    /** The conditions of the query's filters, each over the list's own table (so counts need no joins). */
+    conditions(query: StatusFilterQuery<S>, at: string): Expression<SqlBool>[] {
+      const conditions: Expression<SqlBool>[] = [];
+      if (query.status) conditions.push(withStatuses(groups, query.status, (s) => sql.has(s, at)));
+      if (query.expiringWithin) conditions.push(sql.expiringBy(at, new Date(Date.parse(at) + query.expiringWithin * DAY).toISOString()));
+      if (query.untilFrom) conditions.push(sql.endsFrom(query.untilFrom));
+      if (query.untilBefore) conditions.push(sql.endsBefore(query.untilBefore));
+      return conditions;
+    },
+
+    /** Do the filters read the clock: which rows they let through changes as rows enter or leave their validity? */
+    readsClock(query: StatusFilterQuery<S>): boolean {
+      return !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => timeStatuses.includes(s)));
+    },
+
+    /**
+     * The next instant a row enters or leaves its validity window, or (expiring within N days) comes within
+     * N days of its end: that instant is its end N days earlier.
+     */
+    nextEdge(db: Queryable, now: Date, query?: Pick<StatusFilterQuery<S>, 'expiringWithin'>): () => Promise<number> {
+      const edges = nextInstant(db, table, [...window], now);
+      if (!query?.expiringWithin) return edges;
+      const entering = shiftedInstant(db, table, window[1], now, query.expiringWithin * DAY);
+      return async () => Math.min(await edges(), await entering());
+    },
+  };
+}
