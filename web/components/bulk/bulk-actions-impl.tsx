@@ -6,7 +6,7 @@ import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { ConfirmModal } from '../ConfirmModal';
 import { notifySuccess } from '../../lib/notifications';
 import { runBulk, type BulkPlan } from './run-bulk';
-import type { BulkAction, BulkActionsProps, BulkItemResult } from './BulkActions';
+import type { BulkAction, BulkActionsProps, BulkItemResult } from './types';
 import classes from './BulkActions.module.css';
 
 const format = new Intl.NumberFormat('en-US');
