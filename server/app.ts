@@ -2,7 +2,7 @@
  * Builds the Fastify instance: plugins first, then the auth hook, then each module's routes.
  * No business logic lives here.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { createLocalJWKSet } from 'jose';
@@ -40,8 +40,10 @@ export interface AppOptions {
   db: Db;
   /** The clock; tests pass one they can move. */
   now?: () => Date;
-  /** Replaces token verification (tests of an external provider). */
+  /** Replaces token verification (tests of an external provider; main.ts passes the one it discovered, retrying). */
   verifier?: TokenVerifier;
+  /** The HTTP server to answer on, already listening (main.ts: the start-up's, http/starting.ts). */
+  serverFactory?: FastifyServerFactory;
   logger?: boolean | object;
   /** Where the portal's own logger writes (tests read the log lines); stdout by default. */
   logStream?: { write(line: string): void };
@@ -55,7 +57,7 @@ declare module 'fastify' {
   }
 }
 
-async function makeVerifier(config: Config, db: Db): Promise<TokenVerifier> {
+export async function makeVerifier(config: Config, db: Db): Promise<TokenVerifier> {
   const { emailVerifiedClaim, trustEmail } = config.oidc;
   if (!config.oidc.builtIn) return discoverVerifier(config.oidc.issuer, config.oidc.audience, { emailVerifiedClaim, trustEmail });
   const { publicJwks } = await loadProviderKeys(db);
@@ -80,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     // X-Forwarded-For names the client only when it comes from a configured proxy (TRUST_PROXY).
     trustProxy: trustProxyOption(config.trustProxy),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,21 +1,31 @@
-/** Starts the portal: configuration, database, migrations, demo data on first run, then the server. */
+/**
+ * Starts the portal. It listens at once (/healthz alive, /readyz 503 with the reason, the rest 503
+ * with Retry-After: http/starting.ts), then connects to the database, migrates and seeds demo data
+ * on a first run, and discovers an external provider, each retried with backoff until it answers
+ * (startup.ts); then the app takes the server over.
+ */
 import path from 'node:path';
+import { sql } from 'kysely';
 import { loadConfig } from './config';
 import { openDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
-import { buildApp } from './app';
+import { migrateOnce, MigrationError } from './db/migrate';
+import { buildApp, makeVerifier } from './app';
+import { Readiness, describeError, retrying } from './startup';
+import { startingServer } from './http/starting';
 
 async function main() {
   const config = loadConfig();
+  const readiness = new Readiness();
+  const { front, serverFactory, handOver } = startingServer(config, readiness);
+  const log = front.log;
+  /** The portal's app once built (the shutdown closes it). */
+  const built: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
+
   const db = openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'portal.db'),
-    onConnectionError: (error) => console.error(`Database connection lost (the pool reconnects): ${error.message}`),
+    onConnectionError: (error) => log.warn(`database connection lost (the pool reconnects): ${describeError(error)}`),
   });
-  await migrateToLatest(db);
-  // Loaded only when it seeds: production never loads the demo data or what makes it.
-  if (config.seedDemo) await (await import('./demo/seed')).seedDemoData(db, new Date());
-  const app = await buildApp({ config, db });
 
   // Graceful shutdown: stop accepting, finish what is in flight, close the database.
   let closing = false;
@@ -23,14 +33,47 @@ async function main() {
     process.once(signal, async () => {
       if (closing) return;
       closing = true;
-      app.log.info({ signal }, 'shutting down');
-      await app.close();
+      log.info({ signal }, 'shutting down');
+      await front.close(); // closes the server: it is the front's
+      await built.app?.close();
       await db.destroy();
       process.exit(0);
     });
   }
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Customer Portal on ${config.publicUrl} (sign-in: ${config.oidc.builtIn ? 'built-in provider' : config.oidc.issuer})`);
+
+  await front.listen({ port: config.port, host: config.host });
+  log.info(`Customer Portal starting on ${config.publicUrl}`);
+
+  readiness.set('database', 'connecting to the database');
+  const migrated = retrying(
+    async () => {
+      await sql`select 1`.execute(db);
+      readiness.set('database', 'migrating');
+      // Loaded only when it seeds: production never loads the demo data or what makes it.
+      const seed = config.seedDemo ? async () => (await import('./demo/seed')).seedDemoData(db, new Date()) : undefined;
+      await migrateOnce(db, seed);
+    },
+    {
+      part: 'database', readiness, log,
+      reasonOf: (error) => `${error instanceof MigrationError ? 'database migration failed' : 'database unreachable'}: ${describeError(error)}`,
+    },
+  );
+  // The provider is asked while the database is: neither waits for the other to answer first.
+  if (!config.oidc.builtIn) readiness.set('identity provider', 'discovering the identity provider');
+  const verifier = config.oidc.builtIn
+    ? undefined
+    : retrying(() => makeVerifier(config, db), {
+        part: 'identity provider', readiness, log,
+        reasonOf: (error) => `identity provider unreachable: ${describeError(error)}`,
+      });
+  await migrated;
+  readiness.set('app', 'starting');
+  const app = await buildApp({ config, db, verifier: await verifier, serverFactory });
+  built.app = app;
+  await app.ready();
+  handOver();
+  readiness.clear('app');
+  log.info(`Customer Portal ready on ${config.publicUrl} (sign-in: ${config.oidc.builtIn ? 'built-in provider' : config.oidc.issuer})`);
 }
 
 main().catch((error) => {

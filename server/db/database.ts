@@ -110,6 +110,9 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
     // Without a listener, an idle connection that the server closes is an uncaught error that
     // ends the process; the pool drops that connection and opens a new one when next needed.
     pool.on('error', (error) => onConnectionError?.(error));
+    // The pool listens for errors of idle connections only: one lost while checked out (a statement
+    // under way when the server went away) would end the process. Its statement fails with the error.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const use = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     // A named statement: PostgreSQL parses and plans it once per connection.
     const names = new Map<string, string>();

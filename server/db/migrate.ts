@@ -1,6 +1,6 @@
 /** Runs the migrations in name order. They are imported, not read from disk, so any runner can load them. */
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { isPostgres, type Db } from './database';
 import * as initial from './migrations/20261121_0001_initial';
 import * as licenseNames from './migrations/20261121_0002_license_names';
 import * as journalSearch from './migrations/20261122_0003_journal_search';
@@ -46,7 +46,35 @@ export const migrator = (db: Db) => new Migrator({ db, provider });
 export async function migrateToLatest(db: Db): Promise<void> {
   const { error, results } = await migrator(db).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
+  // A migration that failed is named; a database that did not answer is its own error (start-up retries it).
+  if (failed) throw new MigrationError(`Migration ${failed.migrationName} failed: ${(error as Error)?.message ?? error}`);
+  if (error) throw error;
+}
+
+/** A migration ran and failed (not a connection that failed before any ran). */
+export class MigrationError extends Error {}
+
+/**
+ * Migrations, then `after` (the demo seed), once when several instances start together on one
+ * PostgreSQL: each takes a session advisory lock on a connection of its own, so the others wait
+ * and then find nothing left to do. Kysely's migrator takes an advisory lock of its own around
+ * running the migrations (PostgresAdapter.acquireMigrationLock); this one also covers the seed,
+ * which checks for an empty database and must not run twice. A process that dies drops its
+ * connection and with it the lock. SQLite serves one instance only: no lock.
+ */
+export async function migrateOnce(db: Db, after?: () => Promise<unknown>): Promise<void> {
+  if (!isPostgres(db)) {
+    await migrateToLatest(db);
+    await after?.();
+    return;
   }
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtext('customer-portal:migrate'))`.execute(connection);
+    try {
+      await migrateToLatest(db);
+      await after?.();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext('customer-portal:migrate'))`.execute(connection).catch(() => undefined);
+    }
+  });
 }

@@ -6,6 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
 import { poolUse } from '../db/database';
+import { describeError } from '../startup';
+
+/** A database that does not answer within this is not ready (a connection attempt can hang far longer). */
+const READY_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export function registerOperations(app: FastifyInstance): void {
   const registry = new client.Registry();
@@ -38,12 +50,20 @@ export function registerOperations(app: FastifyInstance): void {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  // Ready while the database answers. Losing it is logged once at warn (and its return at info),
+  // not at every probe: a load balancer asks every few seconds.
+  let unreachable = false;
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     try {
-      await sql`select 1`.execute(app.db);
+      await withTimeout(sql`select 1`.execute(app.db), READY_TIMEOUT_MS);
+      if (unreachable) request.log.info('database reachable again');
+      unreachable = false;
       return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ status: 'database unreachable' });
+    } catch (error) {
+      const reason = `database unreachable: ${describeError(error)}`;
+      if (!unreachable) request.log.warn(reason);
+      unreachable = true;
+      return reply.status(503).header('retry-after', 5).send({ status: 'not ready', reason });
     }
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -1,0 +1,58 @@
+/**
+ * What answers while the portal starts (server/main.ts): one HTTP server listens at once, and a
+ * small Fastify instance answers on it (/healthz alive, /readyz 503 with the reason, everything
+ * else 503 with Retry-After) until the portal's app is ready and takes the server over. The hand
+ * over swaps the request handler: no port is closed and opened again, no connection is refused.
+ */
+import http from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import type { Config } from '../config';
+import type { Readiness } from '../startup';
+import { loggerOptions } from './logging';
+import type { ErrorBody } from '../../common/schemas/error';
+
+/** Seconds a client is asked to wait before trying again (Retry-After). */
+const RETRY_AFTER_SECONDS = 5;
+
+export interface StartingServer {
+  /** Answers until the hand over; its logger is the one of the start-up. */
+  front: FastifyInstance;
+  /** For the portal's app (AppOptions.serverFactory): the same server, not answering yet. */
+  serverFactory: FastifyServerFactory;
+  /** From now on the portal's app answers every request. */
+  handOver(): void;
+}
+
+export function startingServer(config: Config, readiness: Readiness): StartingServer {
+  let handler: http.RequestListener | undefined;
+  let appHandler: http.RequestListener | undefined;
+  const server = http.createServer((request, response) => handler?.(request, response));
+  const front = Fastify({
+    logger: loggerOptions(config),
+    serverFactory: (frontHandler) => {
+      handler = frontHandler;
+      return server;
+    },
+  });
+  const notReady = () => ({ status: 'not ready', reason: readiness.reason() });
+  front.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+  });
+  front.get('/healthz', async () => ({ status: 'ok' }));
+  front.get('/readyz', async (_request, reply) => reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send(notReady()));
+  front.setNotFoundHandler(async (_request, reply) => {
+    const body: ErrorBody = { message: `The portal is starting (${readiness.reason()}). Please try again in a moment.`, severity: 'ERROR' };
+    return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send(body);
+  });
+  return {
+    front,
+    serverFactory: (portalHandler) => {
+      appHandler = portalHandler;
+      return server;
+    },
+    handOver() {
+      if (!appHandler) throw new Error('the portal app was not built on the starting server');
+      handler = appHandler;
+    },
+  };
+}
