@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveActor, type RequestActor } from './actor';
 import { cachingVerifier, type TokenVerifier } from './tokens';
 import { HttpError, unauthorized } from '../errors';
+import { authRefusals } from '../metrics';
+import { memberRefusal, tokenRefusal } from './refusals';
 
 type AuthMode = 'member' | 'public' | 'self';
 
@@ -35,7 +37,10 @@ export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): voi
     const mode = request.routeOptions.config?.auth ?? 'member';
     if (mode !== 'member') return;
     const token = bearerToken(request);
-    if (!token) throw unauthorized();
+    if (!token) {
+      authRefusals.inc({ reason: 'missing_token' });
+      throw unauthorized();
+    }
     request.actor = await authenticateMember(api, request, token);
   });
 }
@@ -47,9 +52,16 @@ export async function authenticateMember(api: FastifyInstance, request: FastifyR
     identity = await api.tokenVerifier.verify(token);
   } catch (error) {
     request.log.info({ reason: (error as Error).message }, 'bearer token refused');
+    authRefusals.inc({ reason: tokenRefusal(error) });
     throw unauthorized('Your session is not valid any more. Please sign in again.');
   }
-  return resolveActor(api.db, identity, api.now());
+  try {
+    return await resolveActor(api.db, identity, api.now());
+  } catch (error) {
+    const reason = memberRefusal(error);
+    if (reason) authRefusals.inc({ reason });
+    throw error;
+  }
 }
 
 /** The actor of a member route; the hook guarantees it is there. */

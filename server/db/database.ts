@@ -37,7 +37,8 @@ export interface PoolUse {
 const pools = new WeakMap<object, () => PoolUse>();
 
 export function poolUse(db: Queryable): PoolUse {
-  return pools.get(db)?.() ?? { total: 1, idle: 0, waiting: 0 };
+  // SQLite: one connection, its statements synchronous: at any scrape it is idle (a busy one shows as event-loop delay).
+  return pools.get(db)?.() ?? { total: 1, idle: 1, waiting: 0 };
 }
 
 /** Where each open database lives, so a worker thread can open its own connection to it. */

@@ -1,12 +1,27 @@
 /**
- * What operators plug into: liveness, readiness and Prometheus metrics (Node's defaults, among them
- * the event-loop delay `nodejs_eventloop_lag_*`, request durations and the database pool).
+ * What operators plug into: liveness, readiness and Prometheus metrics (request durations by route
+ * and the database pool per app; Node's defaults, among them the event-loop delay
+ * `nodejs_eventloop_lag_*`, sign-ins, refusals and export rebuilds per process: server/metrics.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
 import { poolUse } from '../db/database';
 import { describeError } from '../startup';
+import { processRegistry } from '../metrics';
+
+const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * A request's route label: the route template for the API, the built-in provider and these
+ * endpoints; every file of the web app as one 'static' (each hashed asset is a route of its own);
+ * the web app's pages (index.html for any browser path) as 'app'; anything else as 'unmatched'.
+ */
+function routeLabel(request: FastifyRequest, reply: FastifyReply): string {
+  const url = request.routeOptions.url;
+  if (url === undefined) return reply.statusCode === 404 ? 'unmatched' : 'app';
+  return /^\/(api|oidc)(\/|$)/.test(url) || OPERATIONS.has(url) ? url : 'static';
+}
 
 /** A database that does not answer within this is not ready (a connection attempt can hang far longer). */
 const READY_TIMEOUT_MS = 2_000;
@@ -20,8 +35,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 export function registerOperations(app: FastifyInstance): void {
+  // This app's requests and pool; the process's own metrics are served with them.
   const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests by route and status',
@@ -32,19 +47,20 @@ export function registerOperations(app: FastifyInstance): void {
   // Connections of the database pool (PostgreSQL; SQLite has its one connection): in use = total - idle.
   new client.Gauge({
     name: 'db_pool_connections',
-    help: 'Database connections by state: total open, idle, and requests waiting for one',
+    help: 'Database connections by state: total open, in use, idle, and requests waiting for one (SQLite: its one connection, never waiting)',
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
       const use = poolUse(app.db);
       this.set({ state: 'total' }, use.total);
       this.set({ state: 'idle' }, use.idle);
+      this.set({ state: 'in_use' }, use.total - use.idle);
       this.set({ state: 'waiting' }, use.waiting);
     },
   });
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      { method: request.method, route: routeLabel(request, reply), status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
   });
@@ -68,6 +84,6 @@ export function registerOperations(app: FastifyInstance): void {
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);
-    return registry.metrics();
+    return `${await registry.metrics()}\n${await processRegistry.metrics()}`;
   });
 }

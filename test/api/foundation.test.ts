@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../support/databases';
-import { useTestApp } from '../support/test-app';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TEST_CONFIG, signToken, useTestApp } from '../support/test-app';
+import { buildApp } from '../../server/app';
+import { currentRoutesHcl } from '../../server/modules/piston/exports';
 import { factories, uniqueTag, type Cooperation } from '../support/factories';
 import { UNVERIFIED_EMAIL } from '../../server/auth/actor';
 
@@ -161,6 +166,58 @@ describe.each(dialects)('sign-in and the shell API on %s', (dialect) => {
       const total = Number(/^db_pool_connections\{state="total"\} (\d+)/m.exec(metrics.body)?.[1]);
       expect(total).toBeGreaterThanOrEqual(1);
       expect(metrics.body).toMatch(/^db_pool_connections\{state="waiting"\} 0$/m);
+      expect(metrics.body).toMatch(/^db_pool_connections\{state="in_use"\} \d+$/m);
+    });
+
+    /** A sample's value in /metrics (0 when absent). */
+    const sample = async (series: string) => {
+      const body = (await t.app.inject('/metrics')).body;
+      const line = body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+
+    it('counts sign-ins and refusals by reason, with no id, email or token in a label', async () => {
+      const banned = await make.member(w.customer, { banned: true });
+      const stranger = `stranger@unknown-${uniqueTag()}.example`;
+      const reasons = ['missing_token', 'expired', 'unknown_member', 'member_banned', 'organization_banned', 'email_not_verified'];
+      const before = await Promise.all(reasons.map((r) => sample(`portal_auth_refusals_total{reason="${r}"}`)));
+      const signInsBefore = await sample('portal_sign_ins_total');
+      const expired = await signToken(t.db, { email: w.supervisor.email, email_verified: true }, { expiresIn: '-1m' });
+      await t.app.inject({ url: '/api/organizations' });
+      await t.app.inject({ url: '/api/organizations', headers: { authorization: `Bearer ${expired}` } });
+      await t.call(stranger, { method: 'GET', url: '/api/auth/callback' });
+      await t.call(banned.email, { method: 'GET', url: '/api/organizations' });
+      await t.call(w.bannedMember.email, { method: 'GET', url: '/api/organizations' });
+      await t.call(w.member.email, { method: 'GET', url: '/api/organizations', headers: await t.as(w.member.email, { email_verified: false }) });
+      expect((await t.call(w.member.email, { method: 'GET', url: '/api/auth/callback' })).statusCode).toBe(200);
+      const after = await Promise.all(reasons.map((r) => sample(`portal_auth_refusals_total{reason="${r}"}`)));
+      expect(after.map((n, i) => n - before[i])).toEqual(reasons.map(() => 1));
+      expect(await sample('portal_sign_ins_total')).toBe(signInsBefore + 1);
+      const body = (await t.app.inject('/metrics')).body;
+      for (const secret of [stranger, banned.email, expired, w.customer.id]) expect(body).not.toContain(secret);
+    });
+
+    it('times export rebuilds by kind', async () => {
+      await currentRoutesHcl(t.db, new Date());
+      expect(await sample('portal_export_rebuild_duration_seconds_count{kind="routes",outcome="ok"}')).toBeGreaterThanOrEqual(1);
+    });
+
+    it('labels requests by route template; every web-app file is one "static" label, unknown paths "unmatched"', async () => {
+      const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
+      fs.mkdirSync(path.join(webRoot, 'assets'));
+      fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+      for (const name of ['index-a1b2c3.js', 'index-d4e5f6.css', 'chunk-0a9b8c.js']) fs.writeFileSync(path.join(webRoot, 'assets', name), 'x');
+      const app = await buildApp({ config: { ...TEST_CONFIG, webRoot }, db: t.db, logger: false });
+      try {
+        for (const url of ['/assets/index-a1b2c3.js', '/assets/index-d4e5f6.css', '/assets/chunk-0a9b8c.js', '/certificates', '/api/nothing-here', `/api/organizations/${w.customer.id}`]) await app.inject(url);
+        const body = (await app.inject('/metrics')).body;
+        const routes = new Set([...body.matchAll(/^http_request_duration_seconds_count\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
+        expect([...routes].sort()).toEqual(['/api/organizations/:id', 'app', 'static', 'unmatched']);
+        expect(body).toMatch(/^http_request_duration_seconds_count\{method="GET",route="static",status="200"\} 3$/m);
+      } finally {
+        await app.close();
+        fs.rmSync(webRoot, { recursive: true, force: true });
+      }
     });
 
     it('answers unknown API paths with a JSON 404', async () => {

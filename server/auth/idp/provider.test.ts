@@ -238,6 +238,9 @@ describe('built-in OpenID Connect provider', () => {
   it('answers a wrong password or an unknown email with 401 and the error text', async () => {
     const person = await account();
     const { browser, loginPage } = await onSignInPage();
+    // Counted for operators by outcome (GET /metrics), never by whom.
+    const failed = async () => Number(/^portal_password_sign_ins_total\{outcome="failed"\} (\d+)/m.exec(await (await fetch(`${portal.publicUrl}/metrics`)).text())?.[1] ?? 0);
+    const before = await failed();
     for (const form of [{ email: person.email, password: 'Tr0ub4dor&3' }, { email: `nobody-${person.id}@example.com`, password: PASSWORD }]) {
       const response = await browser.request(`${loginPage.href}/login`, { form });
       expect(response.status).toBe(401);
@@ -247,6 +250,7 @@ describe('built-in OpenID Connect provider', () => {
       expect(html).toContain(`value="${form.email}"`);
       expect(html).not.toContain(form.password);
     }
+    expect(await failed()).toBe(before + 2);
   });
 
   it('signs in with the right password (any case of email) and redirects to the callback with a code', async () => {

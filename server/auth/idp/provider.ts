@@ -14,6 +14,7 @@ import { KyselyAdapter } from './adapter';
 import { loadProviderKeys } from './keys';
 import { hashPassword, verifyPassword } from './passwords';
 import { SignInLimits } from './sign-in-limits';
+import { passwordSignIns } from '../../metrics';
 import { serverFile } from '../../paths';
 import {
   LOGOUT_SCRIPT, LOGOUT_SCRIPT_PATH, STYLESHEET_PATH, TOO_MANY_ATTEMPTS, renderLoginPage, renderLogoutPage, renderMessagePage,
@@ -226,10 +227,12 @@ function interactionRoutes(provider: Provider, config: Config) {
       const action = `${PREFIX}/interaction/${interaction.uid}/login`;
       const attempt = limits.begin(req.ip, email);
       if (!attempt.allowed) {
+        passwordSignIns.inc({ outcome: 'limited' });
         reply.header('retry-after', String(attempt.retryAfterSeconds));
         return sendHtml(reply, renderLoginPage({ action, email, error: TOO_MANY_ATTEMPTS }), 429);
       }
       const accountId = await checkCredentials(scope.db, email, String(req.body?.password ?? ''));
+      passwordSignIns.inc({ outcome: accountId ? 'ok' : 'failed' });
       if (!accountId) return sendHtml(reply, renderLoginPage({ action, email, failed: true }), 401);
       attempt.succeeded();
       const returnTo = await provider.interactionResult(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });

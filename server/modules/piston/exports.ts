@@ -8,6 +8,7 @@ import type { Queryable } from '../../db/database';
 import { readExportEpoch } from '../../db/export-epoch';
 import { withEtag, type Export } from './archive';
 import { buildCertsArchive } from './archive-builder';
+import { exportRebuilds } from '../../metrics';
 
 export type { ArchiveFile, Export } from './archive';
 export { certificateFileName } from './archive';
@@ -94,7 +95,17 @@ async function cached(db: Queryable, kind: 'routes' | 'certs', now: Date, build:
     const entry = await under.entry;
     if (fresh(entry, epoch, at)) return entry.result;
   }
-  const entry = build().then(({ result, until }) => ({ epoch, from: at, until, result }));
+  const timer = exportRebuilds.startTimer({ kind });
+  const entry = build().then(
+    ({ result, until }) => {
+      timer({ outcome: 'ok' });
+      return { epoch, from: at, until, result };
+    },
+    (error: unknown) => {
+      timer({ outcome: 'error' });
+      throw error;
+    },
+  );
   running.set(kind, { epoch, entry });
   try {
     const made = await entry;

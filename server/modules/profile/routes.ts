@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { profileSchema, clientSettingsSchema } from '../../../common/schemas/profile';
 import { actorOf } from '../../auth/hook';
 import { clientSettingsOf } from '../../config';
+import { signIns } from '../../metrics';
 
 export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
@@ -19,6 +20,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
     },
     async (request) => {
       const actor = actorOf(request);
+      signIns.inc();
       return {
         name: actor.name,
         email: actor.email,
