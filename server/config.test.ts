@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, trustProxyOption } from './config';
+import { demoDataWarning, loadConfig, trustProxyOption } from './config';
 
 const EXTERNAL = { OIDC_ISSUER: 'https://sso.example.com/realms/portal', OIDC_CLIENT_ID: 'customer-portal', OIDC_AUDIENCE: 'customer-portal-api' };
 
@@ -53,5 +53,40 @@ describe('verified emails of an external provider', () => {
 describe('OIDC_AUDIENCE', () => {
   it('must differ from the client id, whose audience ID tokens carry', () => {
     expect(() => loadConfig({ ...EXTERNAL, OIDC_AUDIENCE: 'customer-portal' })).toThrow(/OIDC_AUDIENCE: must differ from OIDC_CLIENT_ID/);
+  });
+});
+
+describe('safe defaults (issue 14)', () => {
+  it('listens on 127.0.0.1 with demo data, on every interface without, and HOST always wins', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ SEED_DEMO: 'true' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ SEED_DEMO: 'false' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '127.0.0.1', NODE_ENV: 'production' }).host).toBe('127.0.0.1');
+  });
+
+  it('warns about the demo accounts at start, saying where it listens and how to change it', () => {
+    expect(demoDataWarning(loadConfig({}))).toMatch(/demo accounts with the published password.*127\.0\.0\.1 only: set HOST/);
+    expect(demoDataWarning(loadConfig({ HOST: '0.0.0.0' }))).toMatch(/demo accounts .* on 0\.0\.0\.0 as HOST says; set SEED_DEMO=false/);
+    expect(demoDataWarning(loadConfig({ SEED_DEMO: 'false' }))).toBeUndefined();
+    expect(demoDataWarning(loadConfig({ NODE_ENV: 'production' }))).toBeUndefined();
+  });
+
+  it('refuses demo data in production, naming the setting', () => {
+    for (const yes of ['true', '1']) {
+      expect(() => loadConfig({ NODE_ENV: 'production', SEED_DEMO: yes })).toThrow(/SEED_DEMO: demo data .* refused with NODE_ENV=production/);
+    }
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('needs no secret in production: none has a built-in default', () => {
+    // The built-in provider's signing key and cookie keys are made per database on first start
+    // (auth/idp/keys.ts) and the master secret is provided by an operator; nothing ships with a value.
+    const production = loadConfig({ NODE_ENV: 'production' });
+    expect(production.masterSecretFile).toBeUndefined();
+    expect(JSON.stringify(production)).not.toMatch(/secret|password|key/i);
+    expect(loadConfig({ NODE_ENV: 'production', ...EXTERNAL }).oidc.builtIn).toBe(false);
   });
 });

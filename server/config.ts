@@ -54,7 +54,8 @@ const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().default('0.0.0.0'),
+    // Its default depends on the demo data (loadConfig): an empty value is no choice.
+    HOST: z.string().optional().transform((v) => v?.trim() || undefined),
     PUBLIC_URL: z.string().url().optional(),
     DATA_DIR: z.string().default('./data'),
     DATABASE_URL: z
@@ -90,6 +91,10 @@ const schema = z
     const externalOnly = 'applies to an external provider only: set OIDC_ISSUER too';
     if (!env.OIDC_ISSUER && env.OIDC_EMAIL_VERIFIED_CLAIM) ctx.addIssue({ code: 'custom', path: ['OIDC_EMAIL_VERIFIED_CLAIM'], message: externalOnly });
     if (!env.OIDC_ISSUER && env.OIDC_TRUST_EMAIL) ctx.addIssue({ code: 'custom', path: ['OIDC_TRUST_EMAIL'], message: externalOnly });
+    // Demo accounts share one published password: production never serves them.
+    if (env.NODE_ENV === 'production' && env.SEED_DEMO) {
+      ctx.addIssue({ code: 'custom', path: ['SEED_DEMO'], message: 'demo data (accounts with a published password) is refused with NODE_ENV=production: remove SEED_DEMO or set it to false' });
+    }
   });
 
 type Env = z.infer<typeof schema>;
@@ -97,7 +102,10 @@ type Env = z.infer<typeof schema>;
 export interface Config {
   env: Env['NODE_ENV'];
   port: number;
+  /** Where it listens: HOST, else 127.0.0.1 with demo data and 0.0.0.0 without. */
   host: string;
+  /** Whether HOST was set (the demo warning says how to change the address otherwise). */
+  hostChosen: boolean;
   /** Where browsers reach the portal; the built-in provider's issuer is `${publicUrl}/oidc`. */
   publicUrl: string;
   dataDir: string;
@@ -143,10 +151,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   const builtIn = !env.OIDC_ISSUER;
+  // Demo data is for first runs: on by default outside production, never in production (refused above).
+  const seedDemo = env.NODE_ENV !== 'production' && (source.SEED_DEMO === undefined || env.SEED_DEMO);
   return {
     env: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST,
+    // Demo accounts and their known password stay on this machine unless HOST says otherwise.
+    host: env.HOST ?? (seedDemo ? '127.0.0.1' : '0.0.0.0'),
+    hostChosen: env.HOST !== undefined,
     publicUrl,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
@@ -160,12 +172,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       trustEmail: env.OIDC_TRUST_EMAIL,
     },
     trustProxy: env.TRUST_PROXY,
-    // Demo data is for first runs: on by default outside production, never in production.
-    seedDemo: env.NODE_ENV !== 'production' && (source.SEED_DEMO === undefined || env.SEED_DEMO),
+    seedDemo,
     masterSecretFile: env.MASTER_SECRET_FILE,
     logLevel: env.LOG_LEVEL,
     webRoot: env.WEB_ROOT ?? 'dist/web',
   };
+}
+
+/**
+ * The warning at start when the portal serves the demo accounts, or undefined without them:
+ * who can reach them, and how to change that.
+ */
+export function demoDataWarning(config: Config): string | undefined {
+  if (!config.seedDemo) return undefined;
+  const accounts = 'serving demo accounts with the published password (SEED_DEMO, on by default outside production)';
+  return config.hostChosen
+    ? `${accounts} on ${config.host} as HOST says; set SEED_DEMO=false for real data`
+    : `${accounts}, so listening on 127.0.0.1 only: set HOST (e.g. HOST=0.0.0.0) to listen elsewhere, or SEED_DEMO=false for real data`;
 }
 
 /** What the web app needs to start the sign-in: GET /api/config, and index.html (http/web-app.ts). */

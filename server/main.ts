@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { sql } from 'kysely';
-import { loadConfig } from './config';
+import { demoDataWarning, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrateOnce, MigrationError } from './db/migrate';
 import { buildApp, makeVerifier } from './app';
@@ -43,6 +43,8 @@ async function main() {
 
   await front.listen({ port: config.port, host: config.host });
   log.info(`Customer Portal starting on ${config.publicUrl}`);
+  const demoWarning = demoDataWarning(config);
+  if (demoWarning) log.warn(demoWarning);
 
   readiness.set('database', 'connecting to the database');
   const migrated = retrying(
