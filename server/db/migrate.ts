@@ -41,6 +41,9 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** The migrations this code knows, in order: a restored backup must have no others (scripts/restore.ts). */
+export const MIGRATION_NAMES = Object.keys(migrations).sort();
+
 export const migrator = (db: Db) => new Migrator({ db, provider });
 
 export async function migrateToLatest(db: Db): Promise<void> {
