@@ -34,6 +34,8 @@ async function main() {
   fs.rmSync(partial, { force: true });
   const started = Date.now();
   const db = new SQLite(source, { fileMustExist: true, timeout: 10_000 });
+  // Said before the copy begins: every change acknowledged before this line is in the copy.
+  console.log(`Backing up ${source}…`);
   try {
     await db.backup(partial, { progress: () => ALL_PAGES });
   } catch (error) {
