@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { Overview as OverviewData } from '../../../common/schemas/overview';
 import { formatDateTime } from '../../../common/dates';
+import { STATUS_FILTER_LABELS, type CertificateStatusFilter, type LicenseStatusFilter } from '../../../common/status-filters';
 import { Loading } from '../../components/Loading';
 import { LatestRecords } from './LatestRecords';
 import { expirySummary, monthLabel } from './months';
@@ -116,8 +117,8 @@ export function Overview({ data, links, organizationNames }: { data: OverviewDat
           <StatusCounts
             to={links.certificates}
             rows={[
-              ['approved', 'Approved', c.approved], ['not_approved', 'Not approved', c.not_approved], ['revoked', 'Revoked', c.revoked],
-              ['valid', 'Valid', c.valid], ['expired', 'Expired', c.expired], ['acknowledged', 'Expiry acknowledged', c.expiry_acknowledged],
+              ['approved', c.approved], ['not_approved', c.not_approved], ['revoked', c.revoked],
+              ['valid', c.valid], ['expired', c.expired], ['acknowledged', c.expiry_acknowledged],
             ]}
           />
         </Section>
@@ -125,9 +126,9 @@ export function Overview({ data, links, organizationNames }: { data: OverviewDat
           <StatusCounts
             to={links.licenses}
             rows={[
-              ['not_approved', 'Not approved', l.not_approved], ['approved', 'Approved, not yet valid', l.approved], ['valid', 'Valid', l.valid],
-              ['rejected', 'Rejected', l.rejected], ['expired', 'Expired', l.expired], ['extension_requested', 'Extension requested', l.extension_requested],
-              ['acknowledged', 'Expiry acknowledged', l.expiry_acknowledged],
+              ['not_approved', l.not_approved], ['approved', l.approved, 'Approved, not yet valid'], ['valid', l.valid],
+              ['rejected', l.rejected], ['expired', l.expired], ['extension_requested', l.extension_requested],
+              ['acknowledged', l.expiry_acknowledged],
             ]}
           />
         </Section>
@@ -175,11 +176,17 @@ function Linked({ value, to, label }: { value: number; to: string | null; label:
   );
 }
 
-function StatusCounts({ rows, to }: { rows: Array<[string, string, number]>; to: ((query: string) => string) | null }) {
+type StatusFilter = CertificateStatusFilter | LicenseStatusFilter;
+
+/**
+ * Counts by status chip, each opening the list with that chip: named as the chips are
+ * (common/status-filters.ts), or by `label` where the overview says more.
+ */
+function StatusCounts({ rows, to }: { rows: Array<[status: StatusFilter, value: number, label?: string]>; to: ((query: string) => string) | null }) {
   return (
     <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="sm" verticalSpacing="xs">
-      {rows.map(([status, label, value]) => (
-        <Count key={status} value={value} label={label} to={link(to, `status=${status}`)} />
+      {rows.map(([status, value, label]) => (
+        <Count key={status} value={value} label={label ?? STATUS_FILTER_LABELS[status]} to={link(to, `status=${status}`)} />
       ))}
     </SimpleGrid>
   );
