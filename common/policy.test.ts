@@ -34,6 +34,7 @@ const TABLE: Record<Action, Role[]> = {
   'resource.delete': ['SUPERVISOR', 'DEVOPS'],
   'resource.toggleOrganization': ['SUPERVISOR', 'DEVOPS'],
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'notifications.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
   'admin.secret': ['DEVOPS'],
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
   'admin.state': ['SUPERVISOR', 'DEVOPS'],

@@ -56,6 +56,8 @@ export const ACTIONS = {
   'resource.delete': ['SUPERVISOR', 'DEVOPS'],
   'resource.toggleOrganization': ['SUPERVISOR', 'DEVOPS'],
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
+  /** Change an organization's notification rules and webhooks (issue 13): its administrators, and staff who manage it. */
+  'notifications.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
   /** Provide the master secret (SPEC.md §2 admin "secret"; DECISIONS.md "Master secret"). */
   'admin.secret': ['DEVOPS'],
   /** Make an API token for the download gateway (SPEC.md §2 admin "token"). */

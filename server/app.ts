@@ -34,6 +34,8 @@ import { resourceRoutes } from './modules/resources/routes';
 import { pistonRoutes } from './modules/piston/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { overviewRoutes } from './modules/overview/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { registerNotificationWorker } from './modules/notifications/worker';
 
 export interface AppOptions {
   config: Config;
@@ -140,7 +142,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(pistonRoutes);
     await api.register(tokenRoutes);
     await api.register(overviewRoutes);
+    await api.register(notificationRoutes);
   }, { prefix: '/api' });
+  if (config.notifications.worker) registerNotificationWorker(app);
 
   await registerWebApp(app);
   return app;

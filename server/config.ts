@@ -78,6 +78,12 @@ const schema = z
     MASTER_SECRET_FILE: z.string().optional(),
     WEB_ROOT: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Notifications and webhooks (issue 13).
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional().or(z.literal('').transform(() => undefined)),
+    MAIL_FROM: z.string().optional().transform((v) => v?.trim() || undefined),
+    WEBHOOK_ALLOW_PRIVATE: bool,
+    METRICS_TOKEN: z.string().optional().transform((v) => v?.trim() || undefined).pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    NOTIFICATIONS: z.enum(['on', 'off']).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_AUDIENCE)) {
@@ -128,6 +134,17 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   /** The built web app (index.html and assets). */
   webRoot: string;
+  notifications: {
+    /** Run the scan, the dispatcher, mails and webhook deliveries in this process (off in tests, which run them by hand). */
+    worker: boolean;
+    /** Where mails go (nodemailer's URL form); none: notices in the portal only. */
+    smtpUrl?: string;
+    mailFrom: string;
+    /** Webhook endpoints on loopback and private addresses are allowed (tests, closed networks). */
+    allowPrivateWebhooks: boolean;
+  };
+  /** Bearer token /metrics asks for; none: /metrics is open. */
+  metricsToken?: string;
 }
 
 /**
@@ -176,6 +193,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     masterSecretFile: env.MASTER_SECRET_FILE,
     logLevel: env.LOG_LEVEL,
     webRoot: env.WEB_ROOT ?? 'dist/web',
+    notifications: {
+      worker: (env.NOTIFICATIONS ?? (env.NODE_ENV === 'test' ? 'off' : 'on')) === 'on',
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM ?? `Customer Portal <no-reply@${new URL(publicUrl).hostname}>`,
+      allowPrivateWebhooks: env.WEBHOOK_ALLOW_PRIVATE,
+    },
+    metricsToken: env.METRICS_TOKEN,
   };
 }
 

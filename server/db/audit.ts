@@ -1,7 +1,12 @@
 /**
  * The one audit path. Services call `audit` inside the transaction of their change, so a change
  * and its record are committed together or not at all. Nothing updates or deletes records.
+ *
+ * It is also where events start (issue 13): a record whose reason is an event (EVENT_OF) writes
+ * that event to the outbox in the same transaction, so a change that commits always notifies and
+ * one that rolls back never does, even when the process is killed in between.
  */
+import { EVENT_DATA_VERSION, type EventType, type SubjectType } from '../../common/events';
 import type { Queryable } from './database';
 
 /** Reason codes, one per kind of change; the journal filters on them. */
@@ -15,7 +20,37 @@ export type AuditReason =
   | 'ORGANIZATION_CREATED' | 'ORGANIZATION_SAVED' | 'ORGANIZATION_BANNED' | 'ORGANIZATION_UNBANNED'
   | 'RESOURCE_CREATED' | 'RESOURCE_SAVED' | 'RESOURCE_REMOVED' | 'RESOURCE_GRANTED' | 'RESOURCE_REVOKED'
   | 'MASTER_SECRET_PROVIDED' | 'TOKEN_CREATED'
-  | 'LIST_EXPORTED';
+  | 'LIST_EXPORTED'
+  | 'NOTIFICATION_SETTINGS_SAVED' | 'NOTICE_SENT' | 'NOTICE_FAILED'
+  | 'WEBHOOK_CREATED' | 'WEBHOOK_SAVED' | 'WEBHOOK_REMOVED' | 'WEBHOOK_SECRET_ROTATED' | 'WEBHOOK_REDELIVERED'
+  | 'WEBHOOK_DELIVERY_FAILED';
+
+/** The records that are events too, and which. */
+const EVENT_OF: Partial<Record<AuditReason, EventType>> = {
+  CERTIFICATE_UPLOADED: 'certificate.uploaded',
+  CERTIFICATE_APPROVED: 'certificate.approved',
+  CERTIFICATE_REVOKED: 'certificate.revoked',
+  CERTIFICATE_REMOVED: 'certificate.removed',
+  LICENSE_REQUESTED: 'license.requested',
+  LICENSE_APPROVED: 'license.approved',
+  LICENSE_REJECTED: 'license.rejected',
+  LICENSE_RENEWED: 'license.renewed',
+  MEMBER_BANNED: 'member.banned',
+  MEMBER_UNBANNED: 'member.unbanned',
+  ORGANIZATION_BANNED: 'organization.banned',
+  ORGANIZATION_UNBANNED: 'organization.unbanned',
+  ROLE_ASSIGNED: 'role.assigned',
+  ROLE_UNASSIGNED: 'role.unassigned',
+  TOKEN_CREATED: 'token.created',
+};
+
+/** What a record is about: the event's subject, and what its data says of it. */
+export interface AuditSubject {
+  type: SubjectType;
+  id: string;
+  /** The object's fields receivers need without asking the API (a DN, a license name, an end of validity). */
+  details?: Record<string, string | number | boolean | null>;
+}
 
 export interface AuditEntry {
   reason: AuditReason;
@@ -25,6 +60,8 @@ export interface AuditEntry {
   /** Who did it. */
   member_email: string | null;
   now: Date;
+  /** Required for the reasons that are events. */
+  subject?: AuditSubject;
 }
 
 export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
@@ -38,4 +75,38 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
       date_created: entry.now.toISOString(),
     })
     .execute();
+  const type = EVENT_OF[entry.reason];
+  if (!type) return;
+  if (!entry.subject) throw new Error(`audit ${entry.reason}: an event needs its subject`);
+  await recordEvent(db, {
+    type, organization_id: entry.organization_id, subject: entry.subject, now: entry.now,
+    data: { message: entry.message, actor_email: entry.member_email },
+  });
+}
+
+export interface NewEvent {
+  type: EventType;
+  organization_id: string | null;
+  subject: AuditSubject;
+  now: Date;
+  data?: Record<string, unknown>;
+}
+
+/** Writes an event to the outbox (the caller's transaction); the dispatcher takes it from there. */
+export async function recordEvent(db: Queryable, event: NewEvent): Promise<void> {
+  const data = {
+    version: EVENT_DATA_VERSION,
+    organization_id: event.organization_id,
+    subject: { type: event.subject.type, id: event.subject.id, ...event.subject.details },
+    ...event.data,
+  };
+  await db.insertInto('events').values({
+    event_type: event.type,
+    organization_id: event.organization_id,
+    subject_type: event.subject.type,
+    subject_id: event.subject.id,
+    data: JSON.stringify(data),
+    date_created: event.now.toISOString(),
+    date_dispatched: null,
+  }).execute();
 }

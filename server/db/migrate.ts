@@ -18,6 +18,7 @@ import * as journalTrigramStatistics from './migrations/20261123_0014_journal_tr
 import * as archiveVersions from './migrations/20261123_0015_archive_versions';
 import * as exportEpochNotify from './migrations/20261125_0016_export_epoch_notify';
 import * as sortIndexes from './migrations/20261126_0017_sort_indexes';
+import * as notifications from './migrations/20261127_0018_notifications';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '20261123_0015_archive_versions': archiveVersions,
   '20261125_0016_export_epoch_notify': exportEpochNotify,
   '20261126_0017_sort_indexes': sortIndexes,
+  '20261127_0018_notifications': notifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -163,6 +163,109 @@ interface SettingsTable {
   value: string;
 }
 
+/** The outbox of events (migration 0018): written with the change, fanned out once by the dispatcher. */
+interface EventsTable {
+  event_id: Generated<number>;
+  event_type: string;
+  organization_id: string | null;
+  subject_type: string;
+  subject_id: string;
+  /** JSON: the event's `data` (docs/decisions.md "Notifications"). */
+  data: string;
+  date_created: string;
+  date_dispatched: string | null;
+}
+
+/** One row per time-driven event made: its key makes it once per (object, threshold). */
+interface EventMarksTable {
+  subject_type: string;
+  subject_id: string;
+  kind: string;
+  days: number;
+  date_end: string;
+  date_created: string;
+}
+
+/** How far the time scan has looked (one row, id 1). */
+interface ScanStateTable {
+  id: number;
+  date_scanned: string;
+}
+
+/** An organization's notification rules as JSON (common/schemas/notifications.ts); no row: the defaults. */
+interface NotificationSettingsTable {
+  organization_id: string;
+  settings: string;
+  date_updated: string;
+}
+
+interface NoticesTable {
+  notice_id: Generated<number>;
+  member_id: string;
+  event_id: number;
+  organization_id: string | null;
+  event_type: string;
+  title: string;
+  link: string | null;
+  date_created: string;
+  date_read: string | null;
+}
+
+interface MailOutboxTable {
+  mail_id: Generated<number>;
+  event_id: number;
+  organization_id: string | null;
+  /** JSON array of addresses. */
+  recipients: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+  date_sent: string | null;
+  date_failed: string | null;
+  date_created: string;
+}
+
+interface WebhookEndpointsTable {
+  endpoint_id: string;
+  organization_id: string;
+  url: string;
+  description: Generated<string>;
+  /** JSON array of event types. */
+  events: string;
+  active: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  date_created: string;
+  date_updated: string;
+}
+
+interface WebhookDeliveriesTable {
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: number;
+  event_type: string;
+  subject_key: string;
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  date_created: string;
+  date_finished: string | null;
+}
+
+interface WebhookAttemptsTable {
+  attempt_id: Generated<number>;
+  delivery_id: string;
+  date_attempted: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -181,6 +284,15 @@ export interface Database {
   data_epoch: AccessEpochTable;
   journal_counters: JournalCountersTable;
   archive_versions: ArchiveVersionsTable;
+  events: EventsTable;
+  event_marks: EventMarksTable;
+  scan_state: ScanStateTable;
+  notification_settings: NotificationSettingsTable;
+  notices: NoticesTable;
+  mail_outbox: MailOutboxTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

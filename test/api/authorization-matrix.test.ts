@@ -320,6 +320,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       grants: await t.db.selectFrom('resource_grants').select('organization_id').where('resource_id', '=', id).orderBy('organization_id').execute(),
       resources: await count('resources'),
     }),
+    notifications: (id: string) => () => t.db.selectFrom('notification_settings').selectAll().where('organization_id', '=', id).executeTakeFirst(),
     secret: async () => ({
       provided: t.app.masterSecret.provided,
       verifier: await t.db.selectFrom('settings').selectAll().where('name', '=', 'master-secret.verifier').executeTakeFirst(),
@@ -740,6 +741,19 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     // The overview (issue 12): an organization's is read like its lists; all organizations' by operator staff only.
     'GET /api/organizations/{id}/overview': { kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/overview` }) },
     'GET /api/admin/overview': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.overview(a), make: async () => ({ method: 'GET', url: '/api/admin/overview' }) },
+
+    // Notifications (issue 13): an organization's rules by those who manage them; anyone's own notices.
+    'GET /api/organizations/{id}/notifications': { kind: 'org', action: 'notifications.manage', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/notifications` }) },
+    'PUT /api/organizations/{id}/notifications': {
+      kind: 'org', action: 'notifications.manage', ok: 200,
+      make: async (c) => ({
+        method: 'PUT', url: `${orgUrl(c)}/notifications`, state: state.notifications(c.org.id),
+        payload: { events: ['certificate.expiring'], expiry_days: [30, 1 + (next() % 60)], waiting_days: 3, recipient_roles: ['ADMINISTRATOR'], extra_addresses: [], email: true },
+      }),
+    },
+    'GET /api/notices': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/notices' }) },
+    // A read mark is the reader's own, like a mail client's: not a change of the organization's (docs/decisions.md "Notifications").
+    'POST /api/notices/read': { kind: 'member', ok: 200, journaled: 0, make: async () => ({ method: 'POST', url: '/api/notices/read', payload: {} }) },
 
     // The gateway's exports: DevOps of the operator (and gateway tokens, tested in piston.test.ts).
     'GET /api/piston/routes.hcl': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/routes.hcl' }) },

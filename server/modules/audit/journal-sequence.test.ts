@@ -52,7 +52,7 @@ describe.each(dialects)('journal numbering on %s', (dialect) => {
     const before = await total(b);
     expect(before).toBe(5);
     await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      db.transaction().execute((tx) => audit(tx, { reason: 'ROLE_ASSIGNED', message: `concurrent ${i}`, organization_id: b, member_email: null, now: new Date() })),
+      db.transaction().execute((tx) => audit(tx, { reason: 'ORGANIZATION_SAVED', message: `concurrent ${i}`, organization_id: b, member_email: null, now: new Date() })),
     ));
     const after = await numbers(b);
     expect(after).toEqual(Array.from({ length: before + 20 }, (_, i) => i + 1));

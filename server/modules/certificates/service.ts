@@ -16,7 +16,7 @@ import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
 import { readableOrganizationIds, rolesKey } from '../../access/tree';
-import { audit, type AuditReason } from '../../db/audit';
+import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
 import { organizationsKey } from '../../db/count-cache';
@@ -161,7 +161,10 @@ export async function uploadCertificate(
       date_expiry_acknowledged: null,
       date_created: now.toISOString(),
     });
-    await audit(tx, { reason: 'CERTIFICATE_UPLOADED', message: `Uploaded certificate ${parsed.distinguished_name}.`, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, {
+      reason: 'CERTIFICATE_UPLOADED', message: `Uploaded certificate ${parsed.distinguished_name}.`, organization_id: organizationId, member_email: actor.email, now,
+      subject: certificateSubject(parsed),
+    });
   });
   return toCertificate((await repo.findCertificate(db, parsed.distinguished_name, organizationId))!, target, actor);
 }
@@ -234,7 +237,7 @@ export async function transition(
     const change = t.change(row, actor, now);
     if (change === 'delete') await repo.deleteCertificate(tx, dn);
     else await repo.updateCertificate(tx, dn, change);
-    await audit(tx, { reason: t.reason, message: t.message(dn), organization_id: row.organization_id, member_email: actor.email, now });
+    await audit(tx, { reason: t.reason, message: t.message(dn), organization_id: row.organization_id, member_email: actor.email, now, subject: certificateSubject(row) });
   });
 }
 
@@ -258,4 +261,9 @@ export async function updateDescription(db: Db, actor: RequestActor, organizatio
     await audit(tx, { reason: 'CERTIFICATE_DESCRIPTION_CHANGED', message: `Changed the description of certificate ${dn}.`, organization_id: organizationId, member_email: actor.email, now });
   });
   return getCertificate(db, actor, organizationId, dn);
+}
+
+/** A certificate as events name it (common/events.ts). */
+export function certificateSubject(row: { distinguished_name: string; serial_number: string; date_not_after: string }): AuditSubject {
+  return { type: 'certificate', id: row.distinguished_name, details: { serial_number: row.serial_number, date_not_after: row.date_not_after } };
 }

@@ -19,7 +19,7 @@ import { DAY } from '../../../common/dates';
 import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
 import { readableOrganizationIds, rolesKey } from '../../access/tree';
-import { audit, type AuditReason } from '../../db/audit';
+import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
@@ -186,6 +186,7 @@ export async function requestLicense(
       organization_id: organizationId,
       member_email: actor.email,
       now,
+      subject: licenseSubject({ license_id: licenseId, license_name: input.license_name, date_valid_until: licenseValidUntil(from, input.days_valid) }),
     });
   });
   return shown(db, actor, (await repo.findLicense(db, licenseId))!, now);
@@ -222,7 +223,8 @@ async function change(db: Db, actor: RequestActor, licenseId: string, version: n
     if (!(await repo.claimVersion(tx, licenseId, version))) throw stale(version + 1, version);
     const { changes, message, result } = await step.apply(tx, row);
     await repo.updateLicense(tx, licenseId, changes);
-    await audit(tx, { reason: step.reason, message, organization_id: row.organization_id, member_email: actor.email, now });
+    const subject = licenseSubject(row, result ? { successor_license_id: result } : {});
+    await audit(tx, { reason: step.reason, message, organization_id: row.organization_id, member_email: actor.email, now, subject });
     return result ?? licenseId;
   });
 }
@@ -360,4 +362,11 @@ export async function acknowledgeExpiry(db: Db, actor: RequestActor, licenseId: 
     }),
   }, now);
   return answer(db, actor, licenseId, now);
+}
+
+/** A license as events name it (common/events.ts). */
+export function licenseSubject(
+  row: { license_id: string; license_name: string; date_valid_until: string }, more: Record<string, string> = {},
+): AuditSubject {
+  return { type: 'license', id: row.license_id, details: { license_name: row.license_name, date_valid_until: row.date_valid_until, ...more } };
 }

@@ -13,7 +13,7 @@ import { readableOrganizationIds } from '../../access/tree';
 import { audit } from '../../db/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
-import { MISSING, lockMember, memberOf } from './service';
+import { MISSING, lockMember, memberOf, memberSubject } from './service';
 import { keepAnAdministrator } from './rules';
 
 async function rolesOf(db: Db, actor: RequestActor, memberId: string): Promise<MemberRole[]> {
@@ -62,7 +62,7 @@ export async function assignRole(db: Db, actor: RequestActor, organizationId: st
     const message = existing
       ? `Changed the scope of ${role} of ${member.member_email} from ${existing.scope} to ${scope}.`
       : `Assigned ${role} (${scope}) to ${member.member_email}.`;
-    await audit(tx, { reason: 'ROLE_ASSIGNED', message, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, { reason: 'ROLE_ASSIGNED', message, organization_id: organizationId, member_email: actor.email, now, subject: memberSubject(member, { role, scope }) });
   });
   return rolesOf(db, actor, memberId);
 }
@@ -87,7 +87,7 @@ export async function unassignRole(db: Db, actor: RequestActor, organizationId: 
     await keepAnAdministrator(tx, { member_id: memberId, organization_id: organizationId, role });
     await repo.deleteAssignment(tx, memberId, organizationId, role);
     const message = `Unassigned ${role} from ${member.member_email}.`;
-    await audit(tx, { reason: 'ROLE_UNASSIGNED', message, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, { reason: 'ROLE_UNASSIGNED', message, organization_id: organizationId, member_email: actor.email, now, subject: memberSubject(member, { role }) });
   });
   return rolesOf(db, actor, memberId);
 }

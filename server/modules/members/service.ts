@@ -15,7 +15,7 @@ import { authorize, refuseWhen } from '../../access/authorize';
 import { abilitiesIn } from '../../access/abilities';
 import { memberRefusal } from '../../../common/policy';
 import { readableOrganizationIds } from '../../access/tree';
-import { audit } from '../../db/audit';
+import { audit, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
@@ -187,7 +187,7 @@ export async function banMember(db: Db, actor: RequestActor, organizationId: str
     const banNote = note?.trim() || null;
     await repo.updateMember(tx, memberId, { date_member_banned: now.toISOString(), ban_note: banNote });
     const message = `Banned member ${row.member_email}${banNote ? `: ${banNote}` : '.'}`;
-    await audit(tx, { reason: 'MEMBER_BANNED', message, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, { reason: 'MEMBER_BANNED', message, organization_id: organizationId, member_email: actor.email, now, subject: memberSubject(row) });
   });
   return getMember(db, actor, organizationId, memberId);
 }
@@ -200,7 +200,12 @@ export async function unbanMember(db: Db, actor: RequestActor, organizationId: s
     const row = await memberOf(tx, organizationId, memberId);
     if (!row.date_member_banned) throw conflict(`${row.member_email} is not banned.`);
     await repo.updateMember(tx, memberId, { date_member_banned: null, ban_note: null });
-    await audit(tx, { reason: 'MEMBER_UNBANNED', message: `Unbanned member ${row.member_email}.`, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, { reason: 'MEMBER_UNBANNED', message: `Unbanned member ${row.member_email}.`, organization_id: organizationId, member_email: actor.email, now, subject: memberSubject(row) });
   });
   return getMember(db, actor, organizationId, memberId);
+}
+
+/** A member as events name it (common/events.ts). */
+export function memberSubject(row: { member_id: string; member_email: string }, more: Record<string, string> = {}): AuditSubject {
+  return { type: 'member', id: row.member_id, details: { member_email: row.member_email, ...more } };
 }

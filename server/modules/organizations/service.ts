@@ -14,7 +14,7 @@ import type { OrganizationWithParent } from './repository';
 import * as repo from './repository';
 import { loadTarget, loadTargets, readableOrganizationIds } from '../../access/tree';
 import { authorize, refuseWhen } from '../../access/authorize';
-import { audit } from '../../db/audit';
+import { audit, type AuditSubject } from '../../db/audit';
 import { lockRow } from '../../db/lock';
 import { organizationsKey } from '../../db/count-cache';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
@@ -210,7 +210,7 @@ export async function banOrganization(db: Db, actor: RequestActor, organizationI
     const banNote = note?.trim() || null;
     await repo.updateOrganization(tx, organizationId, { date_organization_banned: now.toISOString(), ban_note: banNote });
     const message = `Banned organization ${row.organization_name}${banNote ? `: ${banNote}` : '.'}`;
-    await audit(tx, { reason: 'ORGANIZATION_BANNED', message, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, { reason: 'ORGANIZATION_BANNED', message, organization_id: organizationId, member_email: actor.email, now, subject: organizationSubject(row) });
   });
   return toOrganization(actor, (await repo.findOrganization(db, organizationId))!, target);
 }
@@ -223,7 +223,12 @@ export async function unbanOrganization(db: Db, actor: RequestActor, organizatio
     const row = (await repo.findOrganization(tx, organizationId))!;
     if (!row.date_organization_banned) throw conflict(`${row.organization_name} is not banned.`);
     await repo.updateOrganization(tx, organizationId, { date_organization_banned: null, ban_note: null });
-    await audit(tx, { reason: 'ORGANIZATION_UNBANNED', message: `Unbanned organization ${row.organization_name}.`, organization_id: organizationId, member_email: actor.email, now });
+    await audit(tx, { reason: 'ORGANIZATION_UNBANNED', message: `Unbanned organization ${row.organization_name}.`, organization_id: organizationId, member_email: actor.email, now, subject: organizationSubject(row) });
   });
   return toOrganization(actor, (await repo.findOrganization(db, organizationId))!, target);
+}
+
+/** An organization as events name it (common/events.ts). */
+function organizationSubject(row: { organization_id: string; organization_name: string }): AuditSubject {
+  return { type: 'organization', id: row.organization_id, details: { organization_name: row.organization_name } };
 }

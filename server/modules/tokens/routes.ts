@@ -37,6 +37,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (api) => {
         organization_id: operator,
         member_email: actor.email,
         now,
+        subject: { type: 'token', id, details: { upn, expires_in_days: days } },
       });
       return reply.type('text/plain; charset=utf-8').send(token);
     },

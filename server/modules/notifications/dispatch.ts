@@ -1,0 +1,119 @@
+/**
+ * Fans the outbox's events out (issue 13): for each event, in one transaction, the notices of the
+ * members its organization's rules name, one mail to them and the extra addresses, and one
+ * delivery per active webhook endpoint that subscribes to it; then the event is stamped
+ * dispatched. A crash before the commit leaves the event waiting, after it leaves nothing to do:
+ * each event is fanned out exactly once. Several instances take different events (SKIP LOCKED).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { EVENT_LABELS, type EventType } from '../../../common/events';
+import { audit } from '../../db/audit';
+import { isPostgres, type Db, type Tx } from '../../db/database';
+import { settingsOf } from './settings';
+
+export interface DispatchOptions {
+  /** The portal's address, for links in mails. */
+  publicUrl: string;
+  /** Whether mails can be sent (SMTP_URL): without it none are queued. */
+  mail: boolean;
+}
+
+type EventRow = { event_id: number; event_type: string; organization_id: string | null; subject_type: string; subject_id: string; data: string; date_created: string };
+
+/** The screen of the event's object, as a path of the web app. */
+export function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subject_id' | 'event_type'>): string | null {
+  const org = event.organization_id;
+  if (!org) return null;
+  const base = `/organizations/${org}`;
+  if (event.event_type === 'certificate.removed') return `${base}/certificates`;
+  switch (event.subject_type) {
+    case 'certificate': return `${base}/certificates/${encodeURIComponent(event.subject_id)}`;
+    case 'license': return `${base}/licenses/${encodeURIComponent(event.subject_id)}`;
+    case 'member': return `${base}/members/${encodeURIComponent(event.subject_id)}`;
+    case 'organization': return `${base}/overview`;
+    default: return `${base}/auditrecords`;
+  }
+}
+
+/** The members of the organization holding one of the roles there, not banned. */
+async function recipients(tx: Tx, organizationId: string, roles: string[]) {
+  if (roles.length === 0) return [];
+  return tx.selectFrom('members')
+    .innerJoin('role_assignments', 'role_assignments.member_id', 'members.member_id')
+    .select(['members.member_id', 'members.member_email'])
+    .distinct()
+    .where('members.organization_id', '=', organizationId)
+    .where('role_assignments.organization_id', '=', organizationId)
+    .where('role_assignments.role', 'in', roles as never[])
+    .where('members.date_member_banned', 'is', null)
+    .orderBy('members.member_email')
+    .execute();
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptions): Promise<void> {
+  const type = event.event_type as EventType;
+  const data = JSON.parse(event.data) as { message?: string };
+  const title = data.message ?? EVENT_LABELS[type];
+  const link = linkOf(event);
+  const at = now.toISOString();
+  if (event.organization_id) {
+    const settings = (await settingsOf(tx, [event.organization_id])).get(event.organization_id)!;
+    if (settings.events.includes(type)) {
+      const members = await recipients(tx, event.organization_id, settings.recipient_roles);
+      if (members.length) {
+        await tx.insertInto('notices').values(members.map((m) => ({
+          member_id: m.member_id, event_id: event.event_id, organization_id: event.organization_id, event_type: type, title, link, date_created: at, date_read: null,
+        }))).execute();
+        await audit(tx, {
+          reason: 'NOTICE_SENT', message: `Notified ${members.map((m) => m.member_email).join(', ')} in the portal: ${title}`,
+          organization_id: event.organization_id, member_email: null, now,
+        });
+      }
+      const addresses = [...new Set([...members.map((m) => m.member_email), ...settings.extra_addresses])];
+      if (options.mail && settings.email && addresses.length) {
+        const url = link ? `${options.publicUrl}${link}` : options.publicUrl;
+        await tx.insertInto('mail_outbox').values({
+          event_id: event.event_id, organization_id: event.organization_id, recipients: JSON.stringify(addresses),
+          subject: `[Customer Portal] ${EVENT_LABELS[type]}`,
+          text_body: `${title}\n\nOpen it in the portal: ${url}\n\nYou receive this because of your organization's notification rules.\n`,
+          html_body: `<p>${escapeHtml(title)}</p><p><a href="${escapeHtml(url)}">Open it in the portal</a></p>`
+            + '<p style="color:#666">You receive this because of your organization\'s notification rules.</p>',
+          next_attempt_at: at, last_error: null, date_sent: null, date_failed: null, date_created: at,
+        }).execute();
+      }
+    }
+    const endpoints = await tx.selectFrom('webhook_endpoints').select(['endpoint_id', 'events'])
+      .where('organization_id', '=', event.organization_id).where('active', '=', 1).execute();
+    const subscribed = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));
+    if (subscribed.length) {
+      // Standard Webhooks' payload: type, timestamp, data; the same bytes on every attempt.
+      const payload = JSON.stringify({ type, timestamp: event.date_created, data: JSON.parse(event.data) });
+      await tx.insertInto('webhook_deliveries').values(subscribed.map((e) => ({
+        delivery_id: `msg_${randomUUID()}`, endpoint_id: e.endpoint_id, event_id: event.event_id, event_type: type,
+        subject_key: `${event.subject_type}:${event.subject_id}`, payload, status: 'pending' as const,
+        next_attempt_at: at, date_created: at, date_finished: null,
+      }))).execute();
+    }
+  }
+  await tx.updateTable('events').set({ date_dispatched: at }).where('event_id', '=', event.event_id).execute();
+}
+
+/** Fans out the waiting events, a batch per transaction; answers how many. */
+export async function dispatchEvents(db: Db, now: Date, options: DispatchOptions, batch = 50): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const count = await db.transaction().execute(async (tx) => {
+      const skipLocked = isPostgres(tx) ? sql` for update skip locked` : sql``;
+      const { rows } = await sql<EventRow>`
+        select event_id, event_type, organization_id, subject_type, subject_id, data, date_created from events
+        where date_dispatched is null order by event_id limit ${batch}${skipLocked}`.execute(tx);
+      for (const event of rows) await fanOut(tx, event, now, options);
+      return rows.length;
+    });
+    done += count;
+    if (count < batch) return done;
+  }
+}
