@@ -43,7 +43,7 @@ export async function sendDueMails(db: Db, now: Date, options: MailOptions, batc
     let error: string | null = null;
     try {
       // One mail per event, each recipient in Bcc: members of one organization do not see each other's addresses.
-      await options.transport.sendMail({ from: options.from, to: options.from, bcc: recipients, subject: mail.subject, text: mail.text_body, html: mail.html_body });
+      await options.transport.sendMail({ from: options.from, bcc: recipients, subject: mail.subject, text: mail.text_body, html: mail.html_body });
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
