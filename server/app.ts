@@ -60,8 +60,7 @@ declare module 'fastify' {
 }
 
 export async function makeVerifier(config: Config, db: Db): Promise<TokenVerifier> {
-  const { emailVerifiedClaim, trustEmail } = config.oidc;
-  if (!config.oidc.builtIn) return discoverVerifier(config.oidc.issuer, config.oidc.audience, { emailVerifiedClaim, trustEmail });
+  if (!config.oidc.builtIn) return discoverVerifier(config.oidc);
   const { publicJwks } = await loadProviderKeys(db);
   // The built-in provider types its access tokens at+jwt (RFC 9068); its ID tokens are untyped.
   return createVerifier({ issuer: config.oidc.issuer, audience: config.oidc.audience, keys: createLocalJWKSet(publicJwks), typ: 'at+jwt' });

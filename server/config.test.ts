@@ -31,21 +31,38 @@ describe('TRUST_PROXY', () => {
   });
 });
 
-describe('verified emails of an external provider', () => {
-  it("reads email_verified by default and trusts no provider's emails blindly", () => {
-    expect(loadConfig(EXTERNAL).oidc).toMatchObject({ emailVerifiedClaim: 'email_verified', trustEmail: false });
-    expect(loadConfig({}).oidc).toMatchObject({ emailVerifiedClaim: 'email_verified', trustEmail: false });
+describe("an external provider's claims", () => {
+  it("reads the standard claims by default and trusts no provider's emails blindly", () => {
+    const standard = { email: ['email'], emailVerified: 'email_verified', name: 'name', givenName: 'given_name', familyName: 'family_name' };
+    expect(loadConfig(EXTERNAL).oidc).toMatchObject({ claims: standard, trustEmail: false });
+    expect(loadConfig({}).oidc).toMatchObject({ claims: standard, trustEmail: false });
   });
 
-  it('takes another claim name, or trusts the emails when told so', () => {
-    expect(loadConfig({ ...EXTERNAL, OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' }).oidc.emailVerifiedClaim).toBe('xms_edov');
+  it('takes other claims, nested paths and namespaced names, or trusts the emails when told so', () => {
+    const oidc = loadConfig({
+      ...EXTERNAL,
+      OIDC_EMAIL_CLAIM: ' email, upn ,preferred_username',
+      OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov',
+      OIDC_NAME_CLAIM: 'profile.display_name',
+      OIDC_GIVEN_NAME_CLAIM: 'https://portal.example.com/given',
+      OIDC_FAMILY_NAME_CLAIM: 'family_name',
+    }).oidc;
+    expect(oidc.claims).toEqual({
+      email: ['email', 'upn', 'preferred_username'], emailVerified: 'xms_edov', name: 'profile.display_name',
+      givenName: 'https://portal.example.com/given', familyName: 'family_name',
+    });
+    expect(loadConfig({ ...EXTERNAL, OIDC_EMAIL_CLAIM: '', OIDC_NAME_CLAIM: ' ' }).oidc.claims).toMatchObject({ email: ['email'], name: 'name' });
     expect(loadConfig({ ...EXTERNAL, OIDC_TRUST_EMAIL: 'true' }).oidc.trustEmail).toBe(true);
   });
 
-  it('refuses a malformed claim name, a vague yes, and either setting without an external provider', () => {
-    expect(() => loadConfig({ ...EXTERNAL, OIDC_EMAIL_VERIFIED_CLAIM: 'email verified' })).toThrow(/OIDC_EMAIL_VERIFIED_CLAIM: /);
+  it('refuses a malformed claim, a vague yes, and any of these settings without an external provider', () => {
+    expect(() => loadConfig({ ...EXTERNAL, OIDC_EMAIL_VERIFIED_CLAIM: 'email verified' })).toThrow(/OIDC_EMAIL_VERIFIED_CLAIM: must be a claim name/);
+    expect(() => loadConfig({ ...EXTERNAL, OIDC_EMAIL_CLAIM: 'email,mail box' })).toThrow(/OIDC_EMAIL_CLAIM: .*not one: "mail box"/);
+    expect(() => loadConfig({ ...EXTERNAL, OIDC_NAME_CLAIM: '.name' })).toThrow(/OIDC_NAME_CLAIM: /);
     expect(() => loadConfig({ ...EXTERNAL, OIDC_TRUST_EMAIL: 'yes' })).toThrow(/OIDC_TRUST_EMAIL: /);
-    expect(() => loadConfig({ OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' })).toThrow(/OIDC_EMAIL_VERIFIED_CLAIM: .*OIDC_ISSUER/);
+    for (const key of ['OIDC_EMAIL_CLAIM', 'OIDC_EMAIL_VERIFIED_CLAIM', 'OIDC_NAME_CLAIM', 'OIDC_GIVEN_NAME_CLAIM', 'OIDC_FAMILY_NAME_CLAIM']) {
+      expect(() => loadConfig({ [key]: 'upn' }), key).toThrow(new RegExp(`${key}: .*OIDC_ISSUER`));
+    }
     expect(() => loadConfig({ OIDC_TRUST_EMAIL: 'true' })).toThrow(/OIDC_TRUST_EMAIL: .*OIDC_ISSUER/);
   });
 });

@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { z } from 'zod';
 import type { ClientSettings } from '../common/schemas/profile';
+import { DEFAULT_CLAIMS, type ClaimMapping } from './auth/claims';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -50,6 +51,35 @@ const trustProxy = z
     return entries;
   });
 
+/**
+ * A claim of the provider's tokens or userinfo answer: a name (`upn`; a namespaced one such as
+ * Auth0's `https://example.com/email`), or a path into nested claims (`profile.email`). The
+ * whole text is tried as one name first, then as a path (auth/claims.ts).
+ */
+const CLAIM_PATH = /^[A-Za-z_][A-Za-z0-9_.:/-]{0,127}$/;
+const CLAIM_MESSAGE = 'must be a claim name or a dotted path to one (letters, digits, _ . : / -)';
+
+const claimPath = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(z.union([z.literal('').transform(() => undefined), z.string().regex(CLAIM_PATH, CLAIM_MESSAGE)]))
+  .optional();
+
+/** Claims tried in order, comma-separated: the first that holds an address is the email. */
+const claimList = z
+  .string()
+  .optional()
+  .transform((value, ctx): string[] | undefined => {
+    const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (entries.length === 0) return undefined;
+    const bad = entries.filter((entry) => !CLAIM_PATH.test(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `${CLAIM_MESSAGE}, comma-separated; not one: ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -67,11 +97,11 @@ const schema = z
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_AUDIENCE: z.string().optional(),
     OIDC_SCOPE: z.string().default('openid profile email offline_access'),
-    OIDC_EMAIL_VERIFIED_CLAIM: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/, 'must be a claim name (letters, digits, _ . : -)')
-      .optional()
-      .or(z.literal('').transform(() => undefined)),
+    OIDC_EMAIL_CLAIM: claimList,
+    OIDC_EMAIL_VERIFIED_CLAIM: claimPath,
+    OIDC_NAME_CLAIM: claimPath,
+    OIDC_GIVEN_NAME_CLAIM: claimPath,
+    OIDC_FAMILY_NAME_CLAIM: claimPath,
     OIDC_TRUST_EMAIL: bool,
     TRUST_PROXY: trustProxy,
     SEED_DEMO: bool,
@@ -95,7 +125,9 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: ['OIDC_AUDIENCE'], message: 'must differ from OIDC_CLIENT_ID (ID tokens name the client id as their audience)' });
     }
     const externalOnly = 'applies to an external provider only: set OIDC_ISSUER too';
-    if (!env.OIDC_ISSUER && env.OIDC_EMAIL_VERIFIED_CLAIM) ctx.addIssue({ code: 'custom', path: ['OIDC_EMAIL_VERIFIED_CLAIM'], message: externalOnly });
+    for (const key of CLAIM_SETTINGS) {
+      if (!env.OIDC_ISSUER && env[key]) ctx.addIssue({ code: 'custom', path: [key], message: externalOnly });
+    }
     if (!env.OIDC_ISSUER && env.OIDC_TRUST_EMAIL) ctx.addIssue({ code: 'custom', path: ['OIDC_TRUST_EMAIL'], message: externalOnly });
     // Demo accounts share one published password: production never serves them.
     if (env.NODE_ENV === 'production' && env.SEED_DEMO) {
@@ -104,6 +136,9 @@ const schema = z
   });
 
 type Env = z.infer<typeof schema>;
+
+/** The settings that map an external provider's claims (the built-in provider's are fixed). */
+const CLAIM_SETTINGS = ['OIDC_EMAIL_CLAIM', 'OIDC_EMAIL_VERIFIED_CLAIM', 'OIDC_NAME_CLAIM', 'OIDC_GIVEN_NAME_CLAIM', 'OIDC_FAMILY_NAME_CLAIM'] as const;
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -122,8 +157,8 @@ export interface Config {
     clientId: string;
     audience: string;
     scope: string;
-    /** The claim that says the provider verified the email (DECISIONS.md "Sign-in"). */
-    emailVerifiedClaim: string;
+    /** Where the person's email, its verification and name are read (DECISIONS.md "Sign-in"). */
+    claims: ClaimMapping;
     /** Take every email of the provider as verified (a provider without such a claim). */
     trustEmail: boolean;
   };
@@ -185,7 +220,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.OIDC_CLIENT_ID ?? BUILT_IN_CLIENT_ID,
       audience: env.OIDC_AUDIENCE ?? BUILT_IN_AUDIENCE,
       scope: env.OIDC_SCOPE,
-      emailVerifiedClaim: env.OIDC_EMAIL_VERIFIED_CLAIM ?? 'email_verified',
+      claims: {
+        email: env.OIDC_EMAIL_CLAIM ?? DEFAULT_CLAIMS.email,
+        emailVerified: env.OIDC_EMAIL_VERIFIED_CLAIM ?? DEFAULT_CLAIMS.emailVerified,
+        name: env.OIDC_NAME_CLAIM ?? DEFAULT_CLAIMS.name,
+        givenName: env.OIDC_GIVEN_NAME_CLAIM ?? DEFAULT_CLAIMS.givenName,
+        familyName: env.OIDC_FAMILY_NAME_CLAIM ?? DEFAULT_CLAIMS.familyName,
+      },
       trustEmail: env.OIDC_TRUST_EMAIL,
     },
     trustProxy: env.TRUST_PROXY,

@@ -11,6 +11,7 @@ import { openDatabase } from './db/database';
 import { migrateOnce, MigrationError } from './db/migrate';
 import { buildApp, makeVerifier } from './app';
 import { Readiness, describeError, retrying } from './startup';
+import { IssuerMismatch } from './auth/tokens';
 import { startingServer } from './http/starting';
 
 async function main() {
@@ -66,7 +67,7 @@ async function main() {
     ? undefined
     : retrying(() => makeVerifier(config, db), {
         part: 'identity provider', readiness, log,
-        reasonOf: (error) => `identity provider unreachable: ${describeError(error)}`,
+        reasonOf: (error) => (error instanceof IssuerMismatch ? error.message : `identity provider unreachable: ${describeError(error)}`),
       });
   await migrated;
   readiness.set('app', 'starting');

@@ -4,8 +4,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveActor, type RequestActor } from './actor';
-import { cachingVerifier, type TokenVerifier } from './tokens';
-import { HttpError, unauthorized } from '../errors';
+import { cachingVerifier, UnresolvedIdentity, type TokenVerifier } from './tokens';
+import { forbidden, HttpError, unauthorized, unavailable } from '../errors';
+import { describeError } from '../startup';
 import { authRefusals } from '../metrics';
 import { memberRefusal, tokenRefusal } from './refusals';
 
@@ -45,14 +46,42 @@ export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): voi
   });
 }
 
+/** The web app's ID token (lib/access-token.ts), for a provider whose access token lacks the person's claims. */
+function idTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers['x-id-token'];
+  return typeof header === 'string' && /^[A-Za-z0-9\-_.]+$/.test(header) ? header : null;
+}
+
+/** What a person is told when the provider's tokens do not say who they are. */
+const UNRESOLVED_PERSON = 'Your sign-in provider did not tell the portal your email address, so the portal cannot tell who you are. Please tell the portal\'s administrator: the server log names the setting to change (OIDC_EMAIL_CLAIM).';
+const PROVIDER_UNREACHABLE = 'The sign-in provider could not be reached to confirm who you are. Please try again in a moment.';
+
+/** Refusals that only a setting of the portal or the provider changes: logged at warn with that setting. */
+const SETTING_OF_REFUSAL: Record<string, string> = {
+  wrong_issuer: 'OIDC_ISSUER (it must equal the tokens\' iss exactly)',
+  wrong_audience: 'OIDC_AUDIENCE (the provider issues access tokens for another audience)',
+};
+
 /** Verifies a person's access token and resolves the member behind it (refusing bans). */
 export async function authenticateMember(api: FastifyInstance, request: FastifyRequest, token: string): Promise<RequestActor> {
   let identity;
   try {
-    identity = await api.tokenVerifier.verify(token);
+    identity = await api.tokenVerifier.verify(token, idTokenOf(request));
   } catch (error) {
-    request.log.info({ reason: (error as Error).message }, 'bearer token refused');
-    authRefusals.inc({ reason: tokenRefusal(error) });
+    const reason = tokenRefusal(error);
+    authRefusals.inc({ reason });
+    if (error instanceof UnresolvedIdentity) {
+      request.log.warn({ reason, setting: error.setting }, `sign-in refused, the person is unknown: ${error.detail}`);
+      throw forbidden(UNRESOLVED_PERSON, 'AccessError');
+    }
+    if (reason === 'provider_unreachable') {
+      request.log.warn({ reason }, `sign-in not checked, the identity provider did not answer: ${describeError(error)}`);
+      throw unavailable(PROVIDER_UNREACHABLE);
+    }
+    // A signature that verified with a claim that did not: the provider's own token, so a setting.
+    const setting = SETTING_OF_REFUSAL[reason];
+    if (setting) request.log.warn({ reason }, `bearer token refused: ${(error as Error).message}; check ${setting}`);
+    else request.log.info({ reason: (error as Error).message }, 'bearer token refused');
     throw unauthorized('Your session is not valid any more. Please sign in again.');
   }
   try {
@@ -60,6 +89,12 @@ export async function authenticateMember(api: FastifyInstance, request: FastifyR
   } catch (error) {
     const reason = memberRefusal(error);
     if (reason) authRefusals.inc({ reason });
+    if (reason === 'email_not_verified' && !identity.verification_stated) {
+      request.log.warn(
+        { reason, setting: 'OIDC_EMAIL_VERIFIED_CLAIM' },
+        `sign-in refused: no claim ${JSON.stringify(api.config.oidc.claims.emailVerified)} says whether the provider verified the email; set OIDC_EMAIL_VERIFIED_CLAIM to the claim that does, or OIDC_TRUST_EMAIL=true for a directory whose addresses only administrators set`,
+      );
+    }
     throw error;
   }
 }

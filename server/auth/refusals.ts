@@ -4,6 +4,7 @@
  */
 import { HttpError } from '../errors';
 import { UNVERIFIED_EMAIL } from './actor';
+import { UnresolvedIdentity } from './tokens';
 
 const JOSE_REASONS: Record<string, string> = {
   ERR_JWT_EXPIRED: 'expired',
@@ -21,8 +22,8 @@ export function tokenRefusal(error: unknown): string {
   const { code, claim, message } = error as { code?: string; claim?: string; message?: string };
   if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return claim === 'iss' ? 'wrong_issuer' : claim === 'aud' ? 'wrong_audience' : claim === 'nbf' ? 'not_yet_valid' : 'invalid_claim';
   if (code && JOSE_REASONS[code]) return JOSE_REASONS[code];
-  if (message === 'token carries no email') return 'no_email';
-  if (/userinfo|fetch failed/.test(message ?? '')) return 'provider_unreachable';
+  if (error instanceof UnresolvedIdentity) return 'no_email';
+  if (/^userinfo|fetch failed|OIDC discovery/.test(message ?? '') || (error as Error).name === 'TimeoutError') return 'provider_unreachable';
   return 'invalid_token';
 }
 

@@ -277,7 +277,7 @@ describe('built-in OpenID Connect provider', () => {
     const verifier = createVerifier({ issuer: portal.config.oidc.issuer, audience: portal.config.oidc.audience, keys: createLocalJWKSet(publicJwks) });
     const identity = await verifier.verify(tokens.access_token);
     expect(identity).toEqual({
-      subject: person.id, email: person.email, email_verified: true, name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace',
+      subject: person.id, email: person.email, email_verified: true, verification_stated: true, name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace',
     });
     const claims = decodeJwt(tokens.access_token);
     expect(claims.aud).toBe('customer-portal-api');
