@@ -36,6 +36,7 @@ import { tokenRoutes } from './modules/tokens/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { registerNotificationWorker } from './modules/notifications/worker';
+import { registerAlertMetrics } from './modules/notifications/alert-metrics';
 
 export interface AppOptions {
   config: Config;
@@ -143,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(notificationRoutes);
   }, { prefix: '/api' });
+  registerAlertMetrics(app, app.metricsRegistry);
   if (config.notifications.worker) registerNotificationWorker(app);
 
   await registerWebApp(app);

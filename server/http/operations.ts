@@ -3,6 +3,7 @@
  * and the database pool per app; Node's defaults, among them the event-loop delay
  * `nodejs_eventloop_lag_*`, sign-ins, refusals and export rebuilds per process: server/metrics.ts).
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
@@ -34,9 +35,25 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's metrics: modules add their gauges (notifications/alert-metrics.ts). */
+    metricsRegistry: client.Registry;
+  }
+}
+
+/** Whether the request carries the configured scrape token (constant time), or none is configured. */
+function mayScrape(request: FastifyRequest, token: string | undefined): boolean {
+  if (!token) return true;
+  const given = Buffer.from(request.headers.authorization ?? '');
+  const wanted = Buffer.from(`Bearer ${token}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
 export function registerOperations(app: FastifyInstance): void {
   // This app's requests and pool; the process's own metrics are served with them.
   const registry = new client.Registry();
+  app.decorate('metricsRegistry', registry);
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests by route and status',
@@ -82,7 +99,11 @@ export function registerOperations(app: FastifyInstance): void {
       return reply.status(503).header('retry-after', 5).send({ status: 'not ready', reason });
     }
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  // Per-organization series tell who the customers are: with METRICS_TOKEN set, only its holder scrapes.
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!mayScrape(request, app.config.metricsToken)) {
+      return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ status: 'unauthorized', reason: 'METRICS_TOKEN is set: send it as a bearer token' });
+    }
     reply.type(registry.contentType);
     return `${await registry.metrics()}\n${await processRegistry.metrics()}`;
   });

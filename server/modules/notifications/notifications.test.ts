@@ -65,8 +65,8 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(notices[1].link).toBe(`/organizations/${org.id}/certificates/${encodeURIComponent(cert.dn)}`);
   });
 
-  it('makes one event, not two, when two instances scan the same interval at once', async () => {
-    const { org } = await team();
+  it('makes one event and one notice each, not two, when two instances scan and dispatch at once', async () => {
+    const { org, admin, issuer, approver } = await team();
     await startScanning();
     const cert = await make.certificate(org, 'approved', { from: -10, to: 14.5 });
     // Two scans at once, each in its own transaction (two connections on PostgreSQL): they take turns and the marks hold.
@@ -74,6 +74,10 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     await Promise.all([scanTime(t.db, at), scanTime(t.db, at), scanTime(t.db, new Date(at.getTime() + 1))]);
     const events = await eventsOf('certificate.expiring', cert.dn);
     expect(events.map((e) => JSON.parse(e.data).days)).toEqual([14]);
+    // Two dispatchers at once fan each event out once: one notice per person, not two.
+    await Promise.all([dispatchEvents(t.db, at, OPTIONS, 1), dispatchEvents(t.db, at, OPTIONS, 1)]);
+    const notices = await t.db.selectFrom('notices').select('member_id').where('event_id', '=', events[0].event_id).execute();
+    expect(notices.map((n) => n.member_id).sort()).toEqual([admin.id, issuer.id, approver.id].sort());
   });
 
   it('makes the expired and the approval-waiting events, and none for a renewed license', async () => {

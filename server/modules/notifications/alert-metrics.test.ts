@@ -1,0 +1,75 @@
+/**
+ * The alerting gauges of /metrics (issue 13 item 6) on both engines, at the injected clock: per
+ * organization id, what expires within 7 and 30 days, expired unacknowledged, approvals waiting
+ * and the oldest one's age; and /metrics closed to anyone without METRICS_TOKEN once it is set.
+ */
+import { describe, expect, it } from 'vitest';
+import { testDialects } from '../../../test/support/databases';
+import { useTestApp } from '../../../test/support/test-app';
+import { factories } from '../../../test/support/factories';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+
+const dialects = await testDialects();
+
+/** A sample's value in a Prometheus text exposition, or undefined when absent. */
+function sample(body: string, name: string, labels: Record<string, string>): number | undefined {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && wanted.every((w) => l.includes(w)));
+  return line === undefined ? undefined : Number(line.split(' ').pop());
+}
+
+describe.each(dialects)('alerting metrics on %s', (dialect) => {
+  const t = useTestApp(dialect, { demo: false });
+  const make = factories(t);
+
+  it('counts per organization id what expires within 7 and 30 days, what expired unacknowledged, and the approvals waiting', async () => {
+    const org = await make.organization({ role: 'PARTNER' });
+    const other = await make.organization({ role: 'PARTNER' });
+    await make.certificate(org, 'approved', { from: -10, to: 5 });
+    await make.certificate(org, 'approved', { from: -10, to: 20 });
+    await make.certificate(org, 'approved', { from: -10, to: 200 });
+    await make.certificate(org, 'revoked', { from: -10, to: 3 });
+    await make.certificate(org, 'expired');
+    await make.certificate(org, 'acknowledged');
+    await make.certificate(org, 'requested', { from: -1, to: 30 }); // created 3 days before now
+    await make.license(org, 'approved', { from: -10, days: 16 });
+    await make.license(other, 'requested');
+    const body = (await t.app.inject('/metrics')).body;
+    const id = { organization_id: org.id };
+    expect(sample(body, 'portal_certificates_expiring', { ...id, within_days: '7' })).toBe(1);
+    expect(sample(body, 'portal_certificates_expiring', { ...id, within_days: '30' })).toBe(2);
+    expect(sample(body, 'portal_certificates_expired_unacknowledged', id)).toBe(1);
+    expect(sample(body, 'portal_licenses_expiring', { ...id, within_days: '30' })).toBe(1);
+    expect(sample(body, 'portal_pending_approvals', { ...id, kind: 'certificate' })).toBe(1);
+    expect(sample(body, 'portal_pending_approval_oldest_age_seconds', { ...id, kind: 'certificate' })).toBe(3 * 86_400);
+    expect(sample(body, 'portal_pending_approvals', { organization_id: other.id, kind: 'license' })).toBe(1);
+    // Names never appear: ids only.
+    expect(body).not.toContain(org.name);
+    // Time passing moves them: 6 days on, the 5-day certificate has expired.
+    t.clock.advanceDays(6);
+    const later = (await t.app.inject('/metrics')).body;
+    expect(sample(later, 'portal_certificates_expired_unacknowledged', id)).toBe(2);
+    expect(sample(later, 'portal_certificates_expiring', { ...id, within_days: '7' })).toBe(0);
+    expect(sample(later, 'portal_certificates_expiring', { ...id, within_days: '30' })).toBe(1);
+  });
+
+  it('answers /metrics only to the holder of METRICS_TOKEN once it is set', async () => {
+    const token = 'scrape-token-0123456789';
+    const app = await buildApp({
+      config: loadConfig({ NODE_ENV: 'test', PORT: '8080', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent', METRICS_TOKEN: token }),
+      db: t.db, now: t.clock.now, logger: false,
+    });
+    try {
+      expect((await app.inject('/metrics')).statusCode).toBe(401);
+      expect((await app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong-token-0123456789' } })).statusCode).toBe(401);
+      const ok = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.body).toContain('portal_pending_approvals');
+      // Liveness and readiness stay open for the load balancer.
+      expect((await app.inject('/healthz')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

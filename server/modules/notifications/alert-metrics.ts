@@ -1,0 +1,75 @@
+/**
+ * Gauges a Prometheus alert can use (issue 13 item 6), read from the database at each scrape:
+ * per organization (labelled by id, never by name), what expires within 7 and 30 days, what
+ * expired without acknowledgement, the approvals waiting and the age of the oldest, and webhook
+ * deliveries that failed for good or are being retried. Each reads a partial or range index.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import client from 'prom-client';
+
+const DAY = 86_400_000;
+
+type Row = { organization_id: string; n: number | string };
+
+export function registerAlertMetrics(app: FastifyInstance, registry: client.Registry): void {
+  const gauge = (name: string, help: string, labelNames: string[], read: (now: Date) => Promise<Array<{ labels: Record<string, string>; value: number }>>) =>
+    new client.Gauge({
+      name, help, labelNames, registers: [registry],
+      async collect() {
+        const series = await read(app.now());
+        this.reset(); // organizations with nothing left drop out
+        for (const s of series) this.set(s.labels, s.value);
+      },
+    });
+
+  const expiring = async (table: 'certificates' | 'licenses', now: Date) => {
+    const [end, live] = table === 'certificates'
+      ? [sql.ref('date_not_after'), sql`date_approved is not null and date_revoked is null`]
+      : [sql.ref('date_valid_until'), sql`date_approved is not null and date_rejected is null and extended_by_license_id is null`];
+    const at = now.toISOString();
+    const { rows } = await sql<Row & { n7: number | string }>`
+      select organization_id, count(*) as n, sum(case when ${end} <= ${new Date(now.getTime() + 7 * DAY).toISOString()} then 1 else 0 end) as n7
+      from ${sql.table(table)} where ${end} > ${at} and ${end} <= ${new Date(now.getTime() + 30 * DAY).toISOString()} and ${live}
+      group by organization_id`.execute(app.db);
+    return rows.flatMap((r) => [
+      { labels: { organization_id: r.organization_id, within_days: '7' }, value: Number(r.n7) },
+      { labels: { organization_id: r.organization_id, within_days: '30' }, value: Number(r.n) },
+    ]);
+  };
+  const expired = async (table: 'certificates' | 'licenses', now: Date) => {
+    const [end, live] = table === 'certificates'
+      ? [sql.ref('date_not_after'), sql`date_approved is not null and date_revoked is null`]
+      : [sql.ref('date_valid_until'), sql`date_approved is not null and extended_by_license_id is null`];
+    const { rows } = await sql<Row>`
+      select organization_id, count(*) as n from ${sql.table(table)}
+      where ${end} <= ${now.toISOString()} and date_expiry_acknowledged is null and ${live} group by organization_id`.execute(app.db);
+    return rows.map((r) => ({ labels: { organization_id: r.organization_id }, value: Number(r.n) }));
+  };
+  const pending = async (now: Date) => {
+    const { rows } = await sql<Row & { kind: string; oldest: string }>`
+      select organization_id, 'certificate' as kind, count(*) as n, min(date_created) as oldest from certificates
+      where date_approved is null and date_revoked is null group by organization_id
+      union all
+      select organization_id, 'license' as kind, count(*) as n, min(date_created) as oldest from licenses
+      where date_approved is null and date_rejected is null group by organization_id`.execute(app.db);
+    return rows.map((r) => ({ labels: { organization_id: r.organization_id, kind: r.kind }, n: Number(r.n), age: Math.max(0, (now.getTime() - Date.parse(r.oldest)) / 1000) }));
+  };
+
+  gauge('portal_certificates_expiring', 'Approved, unrevoked certificates whose validity ends within 7 or 30 days, per organization', ['organization_id', 'within_days'], (now) => expiring('certificates', now));
+  gauge('portal_licenses_expiring', 'Approved licenses (not renewed) whose validity ends within 7 or 30 days, per organization', ['organization_id', 'within_days'], (now) => expiring('licenses', now));
+  gauge('portal_certificates_expired_unacknowledged', 'Certificates expired and not acknowledged, per organization', ['organization_id'], (now) => expired('certificates', now));
+  gauge('portal_licenses_expired_unacknowledged', 'Licenses expired and not acknowledged, per organization', ['organization_id'], (now) => expired('licenses', now));
+  gauge('portal_pending_approvals', 'Certificates and licenses waiting for approval, per organization', ['organization_id', 'kind'],
+    async (now) => (await pending(now)).map((p) => ({ labels: p.labels, value: p.n })));
+  gauge('portal_pending_approval_oldest_age_seconds', 'How long the oldest waiting approval has waited, per organization', ['organization_id', 'kind'],
+    async (now) => (await pending(now)).map((p) => ({ labels: p.labels, value: p.age })));
+  gauge('portal_webhook_deliveries', 'Webhook deliveries that failed for good, or are being retried after a failed attempt, per organization', ['organization_id', 'state'], async () => {
+    const { rows } = await sql<Row & { state: string }>`
+      select e.organization_id, case when d.status = 'failed' then 'failed' else 'retrying' end as state, count(*) as n
+      from webhook_deliveries d join webhook_endpoints e on e.endpoint_id = d.endpoint_id
+      where d.status = 'failed' or (d.status = 'pending' and d.attempts > 0)
+      group by e.organization_id, case when d.status = 'failed' then 'failed' else 'retrying' end`.execute(app.db);
+    return rows.map((r) => ({ labels: { organization_id: r.organization_id, state: r.state }, value: Number(r.n) }));
+  });
+}
