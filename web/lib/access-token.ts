@@ -28,6 +28,15 @@ export async function getAccessToken(): Promise<string | null> {
   return (await loadAuth()).getAccessToken();
 }
 
+/**
+ * The ID token of the session this access token belongs to, for the API to read the person from
+ * when the access token lacks them (DECISIONS.md "Sign-in"); none for a token of another session.
+ */
+export function idTokenOf(accessToken: string): string | null {
+  const user = storedUser();
+  return user?.access_token === accessToken ? (user.id_token ?? null) : null;
+}
+
 /** Forget the tokens without asking the provider (a token the API no longer accepts). */
 export async function dropUser(): Promise<void> {
   await (await loadAuth()).dropUser();

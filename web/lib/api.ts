@@ -23,7 +23,7 @@
  * Callers receive an ApiError after this handling; they need not show anything themselves.
  */
 import type { ErrorBody as ServerErrorBody } from '../../common/schemas/error';
-import { dropUser, getAccessToken } from './access-token';
+import { dropUser, getAccessToken, idTokenOf } from './access-token';
 import { isSessionScreen, navigateTo, pathOfRouteName, PATHS } from './navigation';
 import { notifyFailure } from './notifications';
 import { session } from './session';
@@ -147,6 +147,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const headers = new Headers({ Accept: 'application/json', 'X-Requested-With': 'JavaScript' });
   const token = await getAccessToken().catch(() => null);
   if (token) headers.set('Authorization', `Bearer ${token}`);
+  const idToken = token ? idTokenOf(token) : null;
+  if (idToken) headers.set('X-Id-Token', idToken);
 
   let body: BodyInit | undefined;
   if (typeof options.body === 'string') {

@@ -15,6 +15,8 @@ const RENEW_WITHIN_SECONDS = 5;
 /** The fields of the stored OIDC user that the reading without the library needs. */
 export interface StoredUser {
   access_token?: string;
+  /** Sent with the access token (X-Id-Token): it tells the API who signed in when the access token does not. */
+  id_token?: string;
   /** Seconds since the epoch. */
   expires_at?: number;
 }

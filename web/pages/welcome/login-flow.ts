@@ -70,6 +70,12 @@ async function loadMember(): Promise<Outcome> {
   return 'left';
 }
 
+/** Whether lib/api.ts went to another screen for this failure. */
+function movedOn(error: ApiError): boolean {
+  const message = (error.body as { message?: unknown } | null)?.message;
+  return error.status === 403 || error.status === 500 || (error.status >= 502 && error.status <= 504 && typeof message !== 'string');
+}
+
 let inFlight: Promise<Outcome> | null = null;
 
 /**
@@ -101,10 +107,11 @@ async function runLogin(): Promise<Outcome> {
   } catch (error) {
     if (error instanceof NetworkError) return 'left'; // lib/api.ts went to NetworkError
     if (error instanceof ApiError) {
-      // "Failed profile call: the error is stored" (SPEC.md §8); 403 and 500 have already
-      // moved to their screens, other failures stay on Welcome with the message.
+      // "Failed profile call: the error is stored" (SPEC.md §8); 403, 500 and a silent 502-504
+      // have already moved to their screens (lib/api.ts), other failures stay on Welcome with the
+      // message (a 503 that says the provider did not answer, for one).
       session.setAuthError(error.message);
-      return error.status === 403 || error.status >= 500 ? 'left' : 'prompt';
+      return movedOn(error) ? 'left' : 'prompt';
     }
     if (!(error instanceof SignInLoopError)) console.error('sign-in failed', error);
     session.setAuthError(AUTH_FAILED);
