@@ -116,6 +116,9 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
         .execute();
     }
     for (const seed of demoSeeders) await seed(tx, context);
+    // The bell of a first run shows what the last week would have told (the time scan's first interval
+    // starts a week back: notifications/scan.ts), not nothing.
+    await tx.insertInto('scan_state').values({ id: 1, date_scanned: new Date(now.getTime() - 7 * 86_400_000).toISOString() }).execute();
   });
   return true;
 }
