@@ -33,6 +33,9 @@ export interface SecondProviderOptions {
   /** The API's audience (OIDC_AUDIENCE): the first of the access tokens' `aud`. */
   audience?: string;
   userinfo: 'own' | 'accepts-access-token';
+  /** Where a browser sign-in may return (a portal's /auth/callback); the tests' code flow has its own. */
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
   /** The person's claims in each place; none where a function is missing (`sub` is always there). */
   claims: {
     accessToken?: (account: Account) => Claims;
@@ -120,12 +123,15 @@ export async function startSecondProvider(options: SecondProviderOptions): Promi
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        redirect_uris: [REDIRECT_URI],
+        redirect_uris: [REDIRECT_URI, ...(options.redirectUris ?? [])],
+        post_logout_redirect_uris: options.postLogoutRedirectUris ?? [],
       },
     ],
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: PROFILE_CLAIMS },
     pkce: { required: () => true },
+    // Public clients from any origin (the portal's web app is another origin than this provider).
+    clientBasedCORS: () => true,
     findAccount: async (_ctx, sub) => {
       const account = accounts.get(sub);
       if (!account) return undefined;
@@ -190,10 +196,7 @@ export async function startSecondProvider(options: SecondProviderOptions): Promi
     const path = (req.url ?? '').split('?')[0];
     if (path === API_USERINFO_PATH) return void userinfoForApi(req, res);
     if (path.startsWith('/interaction/')) {
-      return void (async () => {
-        const details = await provider.interactionDetails(req, res);
-        await provider.interactionFinished(req, res, { login: { accountId: String(details.params.login_hint) } }, { mergeWithLastSubmission: false });
-      })().catch((error: unknown) => res.writeHead(500).end(String(error)));
+      return void interaction(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
     }
     if (path === '/me') {
       // Counts oidc-provider's own userinfo answers and refusals too.
@@ -201,6 +204,28 @@ export async function startSecondProvider(options: SecondProviderOptions): Promi
     }
     handle(req, res);
   });
+
+  /**
+   * The sign-in: the account `login_hint` names at once (the tests' code flow), else a one-field
+   * form for a browser (the account id), posted back here.
+   */
+  async function interaction(req: http.IncomingMessage, res: http.ServerResponse) {
+    const details = await provider.interactionDetails(req, res);
+    let accountId = details.params.login_hint as string | undefined;
+    if (!accountId && req.method === 'POST') {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      accountId = new URLSearchParams(body).get('account') ?? undefined;
+    }
+    if (!accountId || !accounts.has(accountId)) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+        `<!doctype html><html lang="en"><title>Second provider</title><link rel="icon" href="data:,"><main><h1>Second provider</h1><form method="post" action="/interaction/${details.uid}">` +
+          '<label>Account <input name="account" autocomplete="username"></label> <button type="submit">Continue</button></form></main></html>',
+      );
+      return;
+    }
+    await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+  }
 
   async function signIn(accountId: string) {
     const cookies = new Map<string, string>();
