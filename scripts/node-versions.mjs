@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run test:node-versions [-- 22 24] [-- <vitest filters>]`: the unit and API test suite (Vitest, SQLite and,
-// when it answers, PostgreSQL) on other Node versions than the one that runs npm. Each version comes from the npm
+// `npm run test:node-versions [-- 22 24 [--head] [--keep]] [-- <vitest filters>]`: the unit and API test suite (Vitest,
+// SQLite and, when it answers, PostgreSQL) on other Node versions than the one that runs npm. Each version comes from the npm
 // registry (the `node` package, a full Node build with its headers) into a folder of its own; the suite runs in a
 // copy of this working tree whose node_modules links to ours, except better-sqlite3: a native addon built for
 // one Node ABI, copied and compiled there with that Node and the package's headers (npm's own node-gyp, run in the
@@ -14,8 +14,11 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const split = args.indexOf('--');
-const versions = (split === -1 ? args : args.slice(0, split)).filter((a) => a !== '--keep');
-const keep = args.includes('--keep');
+const own = split === -1 ? args : args.slice(0, split);
+const versions = own.filter((a) => a !== '--keep' && a !== '--head');
+const keep = own.includes('--keep');
+// The last commit instead of the working tree: a result that names one commit.
+const head = own.includes('--head');
 const vitestArgs = split === -1 ? [] : args.slice(split + 1);
 if (versions.length === 0) versions.push('22', '24');
 for (const v of versions) {
@@ -56,8 +59,14 @@ function nodeGyp() {
   return found;
 }
 
-/** This working tree as git sees it (tracked and new files, nothing ignored), without node_modules. */
+/** This working tree as git sees it (tracked and new files, nothing ignored), without node_modules; or HEAD's files. */
 function copyProject(dest) {
+  fs.mkdirSync(dest);
+  if (head) {
+    const archive = path.join(path.dirname(dest), 'head.tar');
+    if (run('git', ['archive', '--format=tar', `--output=${archive}`, 'HEAD'], { cwd: root }) !== 0 || run('tar', ['-xf', archive, '-C', dest]) !== 0) throw new Error('git archive HEAD failed');
+    return;
+  }
   const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'buffer', maxBuffer: 64 << 20 });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   for (const file of listed.stdout.toString('utf8').split('\0').filter(Boolean)) {
@@ -85,9 +94,10 @@ function linkModules(dest) {
 }
 
 function gitState() {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  if (head) return commit;
   const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).stdout.trim() !== '';
-  return `${head}${dirty ? ' with uncommitted changes' : ''}`;
+  return `${commit}${dirty ? ' with uncommitted changes' : ''}`;
 }
 
 /** One version: install, copy, rebuild, run. Answers what happened. */
