@@ -32,7 +32,7 @@ export function loggerOptions(config: Config, stream?: { write(line: string): vo
     level: config.logLevel,
     serializers: { req: serializeRequest },
     // Belt and braces: should anything log headers, tokens, cookies and secrets stay out.
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    redact: ['req.headers.authorization', 'req.headers["x-id-token"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     ...(stream ? { stream } : {}),
   };
 }
