@@ -35,6 +35,7 @@ import { pistonRoutes } from './modules/piston/routes';
 import { tokenRoutes } from './modules/tokens/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { registerNotificationWorker } from './modules/notifications/worker';
 import { registerAlertMetrics } from './modules/notifications/alert-metrics';
 
@@ -143,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(tokenRoutes);
     await api.register(overviewRoutes);
     await api.register(notificationRoutes);
+    await api.register(webhookRoutes);
   }, { prefix: '/api' });
   registerAlertMetrics(app, app.metricsRegistry);
   if (config.notifications.worker) registerNotificationWorker(app);

@@ -321,6 +321,11 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       resources: await count('resources'),
     }),
     notifications: (id: string) => () => t.db.selectFrom('notification_settings').selectAll().where('organization_id', '=', id).executeTakeFirst(),
+    webhooks: (organizationId: string) => async () => ({
+      endpoints: await t.db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId).orderBy('endpoint_id').execute(),
+      deliveries: await t.db.selectFrom('webhook_deliveries').innerJoin('webhook_endpoints', 'webhook_endpoints.endpoint_id', 'webhook_deliveries.endpoint_id')
+        .select(['delivery_id', 'status']).where('organization_id', '=', organizationId).orderBy('delivery_id').execute(),
+    }),
     secret: async () => ({
       provided: t.app.masterSecret.provided,
       verifier: await t.db.selectFrom('settings').selectAll().where('name', '=', 'master-secret.verifier').executeTakeFirst(),
@@ -343,6 +348,22 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
   };
   const reads = (p: Person, target: TargetOrganization) => !p.banned && can(p.actor, 'read', target);
   const orgUrl = (c: { org: Organization }) => `/api/organizations/${c.org.id}`;
+  /** A webhook endpoint of the organization with one delivered delivery, written directly. */
+  const webhook = async (organizationId: string) => {
+    const n = next();
+    const endpoint = `matrix-endpoint-${n}`;
+    const delivery = `msg_matrix-${n}`;
+    const at = new Date().toISOString();
+    await t.db.insertInto('webhook_endpoints').values({
+      endpoint_id: endpoint, organization_id: organizationId, url: `https://hooks.example.com/matrix/${n}`, description: '', events: '["certificate.approved"]',
+      active: 1, secret: `whsec_${Buffer.alloc(32, n % 256).toString('base64')}`, previous_secret: null, previous_secret_until: null, date_created: at, date_updated: at,
+    }).execute();
+    await t.db.insertInto('webhook_deliveries').values({
+      delivery_id: delivery, endpoint_id: endpoint, event_id: 1, event_type: 'certificate.approved', subject_key: 'certificate:x', payload: '{}',
+      status: 'delivered', next_attempt_at: at, date_created: at, date_finished: at,
+    }).execute();
+    return { endpoint, delivery };
+  };
   const memberUrl = (c: { org: Organization }, memberId: string) => `${orgUrl(c)}/members/${memberId}`;
   const certificateUrl = (c: { org: Organization }, dn: string) => `${orgUrl(c)}/certificates/${encodeURIComponent(dn)}`;
   const opOnly = (action: Action) => (a: Actor) => can(a, action, operator);
@@ -748,8 +769,39 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       kind: 'org', action: 'notifications.manage', ok: 200,
       make: async (c) => ({
         method: 'PUT', url: `${orgUrl(c)}/notifications`, state: state.notifications(c.org.id),
-        payload: { events: ['certificate.expiring'], expiry_days: [30, 1 + (next() % 60)], waiting_days: 3, recipient_roles: ['ADMINISTRATOR'], extra_addresses: [], email: true },
+        payload: { events: ['certificate.expiring'], expiry_days: [30, 61 + (next() % 200)], waiting_days: 3, recipient_roles: ['ADMINISTRATOR'], extra_addresses: [], email: true },
       }),
+    },
+    'GET /api/organizations/{id}/webhooks': { kind: 'org', action: 'notifications.manage', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/webhooks` }) },
+    'POST /api/organizations/{id}/webhooks': {
+      kind: 'org', action: 'notifications.manage', ok: 201,
+      make: async (c) => ({ method: 'POST', url: `${orgUrl(c)}/webhooks`, state: state.webhooks(c.org.id), payload: { url: `https://hooks.example.com/${next()}`, events: ['certificate.approved'] } }),
+    },
+    'PUT /api/organizations/{id}/webhooks/{endpointId}': {
+      kind: 'org', action: 'notifications.manage', ok: 200,
+      make: async (c) => ({
+        method: 'PUT', url: `${orgUrl(c)}/webhooks/${(await webhook(c.org.id)).endpoint}`, state: state.webhooks(c.org.id),
+        payload: { url: `https://hooks.example.com/saved/${next()}`, events: ['license.approved'], active: false },
+      }),
+    },
+    'DELETE /api/organizations/{id}/webhooks/{endpointId}': {
+      kind: 'org', action: 'notifications.manage', ok: 204,
+      make: async (c) => ({ method: 'DELETE', url: `${orgUrl(c)}/webhooks/${(await webhook(c.org.id)).endpoint}`, state: state.webhooks(c.org.id) }),
+    },
+    'POST /api/organizations/{id}/webhooks/{endpointId}/rotate-secret': {
+      kind: 'org', action: 'notifications.manage', ok: 200,
+      make: async (c) => ({ method: 'POST', url: `${orgUrl(c)}/webhooks/${(await webhook(c.org.id)).endpoint}/rotate-secret`, state: state.webhooks(c.org.id) }),
+    },
+    'GET /api/organizations/{id}/webhooks/{endpointId}/deliveries': {
+      kind: 'org', action: 'notifications.manage', ok: 200,
+      make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/webhooks/${(await webhook(c.org.id)).endpoint}/deliveries` }),
+    },
+    'POST /api/organizations/{id}/webhooks/{endpointId}/deliveries/{deliveryId}/redeliver': {
+      kind: 'org', action: 'notifications.manage', ok: 200,
+      make: async (c) => {
+        const { endpoint, delivery } = await webhook(c.org.id);
+        return { method: 'POST', url: `${orgUrl(c)}/webhooks/${endpoint}/deliveries/${delivery}/redeliver`, state: state.webhooks(c.org.id) };
+      },
     },
     'GET /api/notices': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/notices' }) },
     // A read mark is the reader's own, like a mail client's: not a change of the organization's (docs/decisions.md "Notifications").

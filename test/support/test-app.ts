@@ -47,9 +47,12 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Seed the demo data (server/demo/seed.ts); the default, for the tests whose subject it is. */
   demo?: boolean;
+  /** Settings besides TEST_CONFIG's, as environment variables (e.g. WEBHOOK_ALLOW_PRIVATE). */
+  env?: Record<string, string>;
 }
 
-export const TEST_CONFIG = loadConfig({ NODE_ENV: 'test', PORT: '8080', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent' });
+const TEST_ENV = { NODE_ENV: 'test', PORT: '8080', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent' };
+export const TEST_CONFIG = loadConfig(TEST_ENV);
 
 export async function signToken(db: Db, claims: Record<string, unknown>, options: { expiresIn?: string; issuer?: string; audience?: string } = {}) {
   const { privateJwks } = await loadProviderKeys(db);
@@ -74,7 +77,8 @@ export function useTestApp(dialect: Dialect, options: TestAppOptions = {}): Test
   const clock = new TestClock();
   const t = { clock, org: {} as Record<string, string> } as TestApp;
   const start = async () => {
-    t.app = await buildApp({ config: TEST_CONFIG, db: t.db, now: clock.now, logger: false });
+    const config = options.env ? loadConfig({ ...TEST_ENV, ...options.env }) : TEST_CONFIG;
+    t.app = await buildApp({ config, db: t.db, now: clock.now, logger: false });
     await t.app.ready();
   };
 

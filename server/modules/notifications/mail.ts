@@ -9,7 +9,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { sql } from 'kysely';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db } from '../../db/database';
-import { LEASE_MS, MAX_ATTEMPTS, nextAttemptAt } from './backoff';
+import { LEASE_MS, MAX_ATTEMPTS, nextAttemptAt } from '../../retry';
 
 export interface MailOptions {
   transport: Transporter;

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { scanTime } from './scan';
 import { dispatchEvents } from './dispatch';
 import { sendDueMails, smtpTransport } from './mail';
+import { deliverDueWebhooks } from '../webhooks/deliver';
 
 export interface Job {
   name: string;
@@ -24,6 +25,7 @@ export function notificationJobs(app: FastifyInstance): Job[] {
     { name: 'time scan', everyMs: 30_000, run: (now) => scanTime(db, now) },
     { name: 'dispatcher', everyMs: 2_000, run: (now) => dispatchEvents(db, now, { publicUrl: config.publicUrl, mail: !!transport }) },
     ...(transport ? [{ name: 'mail sender', everyMs: 5_000, run: (now: Date) => sendDueMails(db, now, { transport, from: config.notifications.mailFrom }) }] : []),
+    { name: 'webhook sender', everyMs: 2_000, run: (now) => deliverDueWebhooks(db, now, { allowPrivate: config.notifications.allowPrivateWebhooks }) },
   ];
 }
 

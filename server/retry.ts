@@ -1,7 +1,7 @@
 /**
- * When to try a mail or a webhook delivery again: exponential from 30 seconds, at most 6 hours
- * apart, for at least a day (issue 13): the 14th attempt comes after about 26 hours, the last
- * (18th) after about 50 hours. A little jitter keeps a recovered receiver from a thundering herd.
+ * When to try a mail or a webhook delivery again (modules/notifications/mail.ts,
+ * modules/webhooks/deliver.ts): exponential from 30 seconds, at most 6 hours apart, for at least a
+ * day (issue 13): the 14th attempt comes after about 26 hours, the last (18th) after about 50 hours. A little jitter keeps a recovered receiver from a thundering herd.
  */
 export const MAX_ATTEMPTS = 18;
 
