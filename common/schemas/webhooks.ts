@@ -35,7 +35,7 @@ export const webhookListSchema = z.object({ items: z.array(webhookSchema) });
 /** The answer of creating an endpoint or rotating its secret: the secret (`whsec_…`), shown this once. */
 export const webhookSecretSchema = z.object({ endpoint: webhookSchema, secret: z.string() });
 
-export const webhookAttemptSchema = z.object({
+const webhookAttemptSchema = z.object({
   date_attempted: z.string(),
   status_code: z.number().nullable(),
   duration_ms: z.number(),

@@ -22,7 +22,7 @@ export interface DispatchOptions {
 type EventRow = { event_id: number; event_type: string; organization_id: string | null; subject_type: string; subject_id: string; data: string; date_created: string };
 
 /** The screen of the event's object, as a path of the web app. */
-export function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subject_id' | 'event_type'>): string | null {
+function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subject_id' | 'event_type'>): string | null {
   const org = event.organization_id;
   if (!org) return null;
   const base = `/organizations/${org}`;

@@ -6,7 +6,7 @@
 import type { NoticePage } from '../../../common/schemas/notifications';
 import type { Queryable } from '../../db/database';
 
-export async function unreadCount(db: Queryable, memberId: string): Promise<number> {
+async function unreadCount(db: Queryable, memberId: string): Promise<number> {
   const row = await db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('member_id', '=', memberId).where('date_read', 'is', null).executeTakeFirst();
   return Number(row?.n ?? 0);

@@ -17,7 +17,7 @@ export interface Job {
 }
 
 /** The jobs of this app, from its configuration. */
-export function notificationJobs(app: FastifyInstance): Job[] {
+function notificationJobs(app: FastifyInstance): Job[] {
   const { db, config } = app;
   const smtpUrl = config.notifications.smtpUrl;
   const transport = smtpUrl ? smtpTransport(smtpUrl) : undefined;

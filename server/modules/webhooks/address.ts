@@ -24,7 +24,7 @@ export function isPrivateAddress(address: string): boolean {
   return REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-export const PRIVATE_REFUSAL = 'is a loopback or private address; webhooks go there only with WEBHOOK_ALLOW_PRIVATE=true';
+const PRIVATE_REFUSAL = 'is a loopback or private address; webhooks go there only with WEBHOOK_ALLOW_PRIVATE=true';
 
 /** A refusal for the URL's host as written (an address, or localhost), or null: names are checked when connecting. */
 export function hostRefusal(url: URL, allowPrivate: boolean): string | null {

@@ -38,7 +38,7 @@ interface Due {
 interface Outcome { status: number | null; error: string | null; ms: number }
 
 /** The webhook-signature header: the secret's signature, and the previous secret's while it still signs. */
-export function signatures(due: Pick<Due, 'secret' | 'previous_secret' | 'previous_secret_until'>, id: string, at: Date, payload: string, now: Date): string {
+function signatures(due: Pick<Due, 'secret' | 'previous_secret' | 'previous_secret_until'>, id: string, at: Date, payload: string, now: Date): string {
   const secrets = [due.secret, ...(due.previous_secret && due.previous_secret_until && due.previous_secret_until > now.toISOString() ? [due.previous_secret] : [])];
   return secrets.map((s) => new Webhook(s).sign(id, at, payload)).join(' ');
 }
