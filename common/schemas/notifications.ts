@@ -3,20 +3,21 @@ import { z } from 'zod';
 import { ROLES } from '../enums';
 import { EVENT_TYPES } from '../events';
 import { text } from './text';
+import { strictBody } from './body';
 
 const unique = <T>(items: T[]) => new Set(items).size === items.length;
 
-export const notificationSettingsBodySchema = z.object({
+const settingsShape = {
   events: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length).refine(unique, 'must not repeat an event'),
   expiry_days: z.array(z.number().int().min(1).max(365)).min(1, 'needs at least one threshold').max(8).refine(unique, 'must not repeat a threshold'),
   waiting_days: z.number().int().min(1).max(90),
   recipient_roles: z.array(z.enum(ROLES)).max(ROLES.length).refine(unique, 'must not repeat a role'),
   extra_addresses: z.array(text().max(320).regex(/^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/, 'an email address')).max(20).refine(unique, 'must not repeat an address'),
   email: z.boolean(),
-});
-export type NotificationSettingsBody = z.infer<typeof notificationSettingsBodySchema>;
+};
 
-export const notificationSettingsSchema = notificationSettingsBodySchema.extend({
+export const notificationSettingsSchema = z.object({
+  ...settingsShape,
   /** No rules saved yet: these are the defaults. */
   is_default: z.boolean(),
   date_updated: z.string().nullable(),
@@ -24,6 +25,10 @@ export const notificationSettingsSchema = notificationSettingsBodySchema.extend(
   email_configured: z.boolean(),
 });
 export type NotificationSettingsView = z.infer<typeof notificationSettingsSchema>;
+
+/** PUT's body: the rules; the read-only fields of GET's answer may be sent back and are dropped. */
+export const notificationSettingsBodySchema = strictBody(settingsShape, notificationSettingsSchema);
+export type NotificationSettingsBody = z.output<typeof notificationSettingsBodySchema>;
 
 export const noticeSchema = z.object({
   notice_id: z.number(),
@@ -50,7 +55,7 @@ export const noticeQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
 
-export const markReadBodySchema = z.object({
+export const markReadBodySchema = strictBody({
   /** The notices to mark read; none: all of the caller's. */
   notice_ids: z.array(z.number().int().positive()).max(500).optional(),
 });

@@ -2,16 +2,16 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events';
 import { text } from './text';
+import { strictBody } from './body';
 
 const unique = <T>(items: T[]) => new Set(items).size === items.length;
 
-export const webhookBodySchema = z.object({
+const webhookShape = {
   url: text().max(2000).url('must be an http:// or https:// URL').refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL'),
   description: text().max(500).default(''),
   events: z.array(z.enum(EVENT_TYPES)).min(1, 'choose at least one event').max(EVENT_TYPES.length).refine(unique, 'must not repeat an event'),
   active: z.boolean().default(true),
-});
-export type WebhookBody = z.infer<typeof webhookBodySchema>;
+};
 
 export const webhookSchema = z.object({
   endpoint_id: z.string(),
@@ -29,6 +29,10 @@ export const webhookSchema = z.object({
   last_status: z.enum(['pending', 'delivered', 'failed']).nullable(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
+
+/** POST's and PUT's body; the read-only fields of the endpoint as GET gives it may be sent back and are dropped. */
+export const webhookBodySchema = strictBody(webhookShape, webhookSchema);
+export type WebhookBody = z.output<typeof webhookBodySchema>;
 
 export const webhookListSchema = z.object({ items: z.array(webhookSchema) });
 

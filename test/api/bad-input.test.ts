@@ -408,6 +408,24 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   const maxMember = async () => w.member.id;
   const getJson = async (url: string) => (await ok(SUPERVISOR, { method: 'GET', url })).json();
 
+  const webhookBody = () => ({ url: `https://hooks.example.com/${unique('hook')}`, events: ['certificate.approved'], description: 'fuzz' });
+  const badWebhook = {
+    url: fc.constantFrom('ftp://hooks.example.com/x', 'http://127.0.0.1/x', 'http://localhost/x', 'http://[::1]/x', 'not a url', 'http://10.0.0.1/'),
+    events: fc.constantFrom([], ['nope'], ['certificate.approved', 'certificate.approved']),
+  };
+  /** A webhook endpoint of Contoso with one delivered delivery. */
+  async function webhook() {
+    const created = (await ok(SUPERVISOR, { method: 'POST', url: `/api/organizations/${contoso()}/webhooks`, payload: webhookBody() })).json();
+    const endpoint = created.endpoint.endpoint_id as string;
+    const delivery = `msg_${randomUUID()}`;
+    const now = t.clock.now().toISOString();
+    await t.db.insertInto('webhook_deliveries').values({
+      delivery_id: delivery, endpoint_id: endpoint, event_id: 1, event_type: 'certificate.approved', subject_key: 'certificate:fuzz', payload: '{}',
+      status: 'delivered', next_attempt_at: now, date_created: now, date_finished: now,
+    }).execute();
+    return { endpoint, delivery };
+  }
+
   const statusQuery = { name: 'contoso', hideExpired: 'true', hideRequests: '0', hideValid: '', offset: '0', limit: '50' };
   const { offset: _offset, limit: _limit, ...exportQuery } = statusQuery;
 
@@ -591,6 +609,26 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/bulk/certificates/{action}/preview': async () => ({ path: { action: 'revoke' }, query: { ...exportQuery, organization_id: contoso(), sort: '-date_not_after' } }),
     'GET /api/bulk/licenses/{action}/preview': async () => ({ path: { action: 'acknowledge-expiry' }, query: { ...exportQuery, organization_id: contoso() } }),
     'GET /api/organizations/{id}/overview': async () => ({ path: { id: contoso() } }),
+
+    // notifications and webhooks (issue 13)
+    'GET /api/organizations/{id}/notifications': async () => ({ path: { id: contoso() } }),
+    'PUT /api/organizations/{id}/notifications': async () => ({
+      path: { id: contoso() },
+      body: { events: ['certificate.expiring'], expiry_days: [30, 7], waiting_days: 3, recipient_roles: ['ISSUER'], extra_addresses: ['noc@contoso.example'], email: true },
+      badBody: { expiry_days: fc.constantFrom([], [0], [7, 7], [400]), extra_addresses: fc.constantFrom(['not an address'], ['a@b.example', 'a@b.example']), events: fc.constantFrom(['nope'], ['certificate.expiring', 'certificate.expiring']) },
+    }),
+    'GET /api/notices': async () => ({ path: {}, query: { limit: '10' } }),
+    'POST /api/notices/read': async () => ({ path: {}, body: { notice_ids: [1, 2] } }),
+    'GET /api/organizations/{id}/webhooks': async () => ({ path: { id: contoso() } }),
+    'POST /api/organizations/{id}/webhooks': async () => ({ path: { id: contoso() }, body: webhookBody(), badBody: badWebhook, expect: 201 }),
+    'PUT /api/organizations/{id}/webhooks/{endpointId}': async () => ({ path: { id: contoso(), endpointId: (await webhook()).endpoint }, body: webhookBody(), badBody: badWebhook }),
+    'DELETE /api/organizations/{id}/webhooks/{endpointId}': async () => ({ path: { id: contoso(), endpointId: (await webhook()).endpoint }, expect: 204 }),
+    'POST /api/organizations/{id}/webhooks/{endpointId}/rotate-secret': async () => ({ path: { id: contoso(), endpointId: (await webhook()).endpoint } }),
+    'GET /api/organizations/{id}/webhooks/{endpointId}/deliveries': async () => ({ path: { id: contoso(), endpointId: (await webhook()).endpoint }, query: { limit: '10', status: 'delivered' } }),
+    'POST /api/organizations/{id}/webhooks/{endpointId}/deliveries/{deliveryId}/redeliver': async () => {
+      const { endpoint, delivery } = await webhook();
+      return { path: { id: contoso(), endpointId: endpoint, deliveryId: delivery } };
+    },
   };
 
   // ---- the generator of spoiled requests ---------------------------------------------------------

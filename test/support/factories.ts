@@ -289,12 +289,15 @@ export function factories(host: FactoryHost) {
     return { id, name, ordinal: row.ordinal, path_pattern: row.path_pattern, location: row.location, access };
   }
 
-  /** A journal record of the organization, through the one audit path; answers its message. */
+  /**
+   * A journal record of the organization, through the one audit path; answers its message. A reason
+   * that is also an event (a ban, a role …) names a made-up subject: the journal is the subject here.
+   */
   async function journal(organization: OrgRef | null, options: { reason?: AuditReason; message?: string; by?: string | null; at?: Date } = {}) {
     const message = options.message ?? `Factory record ${uniqueTag()}.`;
     await audit(host.db, {
       reason: options.reason ?? 'ORGANIZATION_SAVED', message, organization_id: organization ? idOf(organization) : null,
-      member_email: options.by ?? null, now: options.at ?? now(),
+      member_email: options.by ?? null, now: options.at ?? now(), subject: { type: 'organization', id: organization ? idOf(organization) : 'none' },
     });
     return message;
   }
