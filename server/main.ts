@@ -70,6 +70,14 @@ async function main() {
         reasonOf: (error) => (error instanceof IssuerMismatch ? error.message : `identity provider unreachable: ${describeError(error)}`),
       });
   await migrated;
+  if (config.env === 'production' && config.oidc.builtIn) {
+    // Loaded only here: what the demo publishes, never its seeders.
+    const demo = await (await import('./demo/published')).accountsWithDemoPassword(db);
+    if (demo.length > 0) {
+      throw new Error(`Refusing to start with NODE_ENV=production: the database holds demo accounts that sign in with the published demo password (${demo.join(', ')}). `
+        + 'Start a production portal on a database of its own (DATA_DIR, DATABASE_URL), or remove those accounts.');
+    }
+  }
   readiness.set('app', 'starting');
   const app = await buildApp({ config, db, verifier: await verifier, serverFactory });
   built.app = app;

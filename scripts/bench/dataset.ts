@@ -1,5 +1,5 @@
 /**
- * The benchmark's data set, the same on both engines: the demo seed (so the demo accounts exist),
+ * The benchmark's data set, the same on both engines: the demo seed (its members; not its sign-in accounts),
  * then organizations (partners under the operator, customers under partners), members, certificates
  * with real PEMs, licenses and the journal, with one large organization holding a fifth of the
  * certificates and licenses and half of the journal. Rows go to a `Sink` in batches; the
@@ -98,6 +98,9 @@ export async function generateDataset(db: Db, sink: Sink, sizes: Sizes, largeSha
   // The demo's first time scan looks a week back (demo/seed.ts); a benchmarked portal starts scanning at its
   // own start instead, as one running for a while does every 30 s, not with a catch-up at every copy's start.
   await db.deleteFrom('scan_state').execute();
+  // The bench signs its tokens with the provider's key: no password sign-in. Without the demo's published
+  // password in it, the data set is one a production portal starts on (server/demo/published.ts).
+  await db.deleteFrom('accounts').execute();
   await loadProviderKeys(db);
   const operatorId = (await db.selectFrom('organizations').select('organization_id').where('organization_role', '=', 'OPERATOR').executeTakeFirstOrThrow()).organization_id;
   const approverId = (await db.selectFrom('members').select('member_id').where('member_email', '=', 'approver@operator.example').executeTakeFirstOrThrow()).member_id;

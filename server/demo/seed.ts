@@ -8,11 +8,10 @@ import type { Db, Tx } from '../db/database';
 import type { OrganizationRole, Role, Scope } from '../../common/enums';
 import { hashPassword } from '../auth/idp/passwords';
 import type { DemoContext } from './context';
+import { DEMO_PASSWORD } from './published';
 import { seedCertificates } from './certificates';
 import { seedLicenses } from './licenses';
 import { seedResources } from './resources';
-
-export const DEMO_PASSWORD = 'portal-demo';
 
 interface DemoOrganization {
   key: string;
