@@ -167,7 +167,10 @@ const routes: RouteObject[] = [
       },
       {
         ...page(HeaderOnlyLayout),
-        children: [{ path: 'release-notes', ...page(ReleaseNotesPage) }],
+        children: [
+          { path: 'release-notes', ...page(ReleaseNotesPage) },
+          { path: 'notices', ...page(lazyRoute(() => import('./features/notices/NoticesPage'))) },
+        ],
       },
       {
         path: 'admin',

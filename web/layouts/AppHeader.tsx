@@ -1,8 +1,9 @@
 /**
  * The header of every signed-in layout: the title, then Self-Service, Release Notes, Admin
- * (SCREENS.admin), Logout and the member's name in brackets (SPEC.md §2), and the light/dark
- * switch. On phones the links move into a menu so nothing overflows; its code (HeaderMenu) loads
- * when the button is reached for, and the menu opens once it has.
+ * (SCREENS.admin), Logout and the member's name in brackets (SPEC.md §2), the notification bell
+ * (issue 13, features/notices) and the light/dark switch. On phones the links move into a menu so
+ * nothing overflows; its code (HeaderMenu) loads when the button is reached for, and the menu opens
+ * once it has. The bell stays in the header at every width.
  */
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -13,6 +14,7 @@ import { useActor } from '../lib/actor';
 import { PATHS } from '../lib/navigation';
 import { useProfile } from '../lib/session';
 import { APP_TITLE } from '../components/usePageTitle';
+import { NoticeBell } from '../features/notices/components/NoticeBell';
 import { ColorSchemeToggle } from './ColorSchemeToggle';
 
 interface HeaderLink {
@@ -108,6 +110,7 @@ export function AppHeader({ burger }: { burger?: ReactNode }) {
             ) : null}
           </Group>
 
+          <NoticeBell />
           <ColorSchemeToggle />
           <PhoneMenu name={name} links={links} />
         </Group>
