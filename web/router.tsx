@@ -71,6 +71,8 @@ const MemberDetailsPage = lazyRoute(() => import('./features/members/MemberDetai
 const ResourcesPage = lazyRoute(() => import('./features/resources/ResourcesPage'));
 const JournalPage = lazyRoute(() => import('./features/journal/JournalPage'));
 const OrganizationOverviewPage = lazyRoute(() => import('./features/overview/OrganizationOverviewPage'));
+const NotificationsPage = lazyRoute(() => import('./features/notifications/NotificationsPage'));
+const WebhookPage = lazyRoute(() => import('./features/notifications/WebhookPage'));
 
 const AdminIndex = lazyRoute(() => import('./features/admin/AdminIndex'));
 const ADMIN_PAGES: Record<string, Page> = {
@@ -161,6 +163,8 @@ const routes: RouteObject[] = [
               { path: 'members/:memberId', ...page(MemberDetailsPage) },
               { path: 'resources', ...page(ResourcesPage) },
               { path: 'auditrecords', ...page(JournalPage) },
+              { path: 'notifications', ...page(NotificationsPage) },
+              { path: 'notifications/webhooks/:endpointId', ...page(WebhookPage) },
             ],
           },
         ],

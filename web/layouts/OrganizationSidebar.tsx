@@ -6,6 +6,7 @@
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Box, Image, NavLink, Stack, Text } from '@mantine/core';
 import {
+  IconBell,
   IconCertificate,
   IconFileDescription,
   IconKey,
@@ -16,9 +17,9 @@ import {
 } from '@tabler/icons-react';
 import type { Organization } from '../../common/schemas/organization';
 import { OrganizationSelect } from '../components/OrganizationSelect';
-import { ORGANIZATION_SECTIONS, organizationPath } from '../lib/navigation';
+import { organizationPath } from '../lib/navigation';
 import { session, useCurrentOrganization } from '../lib/session';
-import { sectionOf, switchOrganizationPath } from './organization-sections';
+import { sectionOf, sectionsFor, switchOrganizationPath } from './organization-sections';
 
 const ICONS: Record<string, typeof IconCertificate> = {
   overview: IconLayoutDashboard,
@@ -27,6 +28,7 @@ const ICONS: Record<string, typeof IconCertificate> = {
   members: IconUsers,
   resources: IconPackage,
   auditrecords: IconNotebook,
+  notifications: IconBell,
 };
 
 export function OrganizationSidebar() {
@@ -40,7 +42,7 @@ export function OrganizationSidebar() {
 
   const choose = (organization: Organization) => {
     session.setOrganization(organization);
-    navigate(switchOrganizationPath(pathname, organization.organization_id));
+    navigate(switchOrganizationPath(pathname, organization));
   };
 
   const activeSection = sectionOf(pathname);
@@ -72,7 +74,8 @@ export function OrganizationSidebar() {
       <Box style={{ flex: 1, minHeight: 0, overflowY: 'auto' }}>
         {selectedId ? (
           <Stack gap={2}>
-            {ORGANIZATION_SECTIONS.map((section) => {
+            {/* Until the organization is loaded, its gated sections wait for its abilities. */}
+            {sectionsFor(selected).map((section) => {
               const Icon = ICONS[section.path] ?? IconFileDescription;
               const active = orgId === selectedId && activeSection === section.path;
               return (

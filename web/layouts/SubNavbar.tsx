@@ -5,16 +5,16 @@
 import { Link, useLocation, useParams } from 'react-router';
 import { Anchor, Badge, Breadcrumbs, Group, Text } from '@mantine/core';
 import { label } from '../../common/enums';
-import { ORGANIZATION_SECTIONS, organizationPath, PATHS } from '../lib/navigation';
+import { organizationPath, PATHS } from '../lib/navigation';
 import { useCurrentOrganization } from '../lib/session';
-import { sectionOf } from './organization-sections';
+import { sectionAt } from './organization-sections';
 
 export function SubNavbar() {
   const { orgId } = useParams();
   const { pathname } = useLocation();
   const current = useCurrentOrganization();
   const organization = current && current.organization_id === orgId ? current : null;
-  const section = ORGANIZATION_SECTIONS.find((s) => s.path === sectionOf(pathname));
+  const section = sectionAt(pathname);
 
   const crumbs = [
     <Anchor key="home" component={Link} to={PATHS.home} size="sm">
