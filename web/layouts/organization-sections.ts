@@ -1,7 +1,6 @@
 /** Where an organization path stands: its section, and the same screen for another organization. */
 import type { Action } from '../../common/policy';
 import type { Organization } from '../../common/schemas/organization';
-import { allowedIn } from '../lib/actor';
 import { ORGANIZATION_SECTIONS, organizationPath } from '../lib/navigation';
 
 const ORGANIZATION_PATH = /^\/organizations\/([^/]+)(?:\/([^/]+))?/;
@@ -16,7 +15,7 @@ export const GATED_SECTIONS: readonly { path: string; label: string; action: Act
 
 /** The sections of an organization the caller sees in the sidebar, in order. */
 export function sectionsFor(organization: Pick<Organization, 'abilities'> | null): { path: string; label: string }[] {
-  return [...ORGANIZATION_SECTIONS, ...GATED_SECTIONS.filter((section) => allowedIn(organization, section.action))];
+  return [...ORGANIZATION_SECTIONS, ...GATED_SECTIONS.filter((section) => !!organization?.abilities.includes(section.action))];
 }
 
 /** The section (first segment after the orgId) of an organization path, if any. */

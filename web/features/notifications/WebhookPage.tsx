@@ -68,7 +68,7 @@ export default function WebhookPage() {
       </DataList>
       <Stack gap="sm" component="section" aria-labelledby="deliveries-heading">
         <Title order={2} size="h4" id="deliveries-heading">
-          Deliveries
+          Delivery log
         </Title>
         <DeliveryLog endpoint={{ organizationId: orgId, endpointId: endpoint.endpoint_id }} />
       </Stack>

@@ -4,7 +4,7 @@
  * its message below it.
  */
 import { useId } from 'react';
-import { Checkbox, Fieldset, Input, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Checkbox, Fieldset, Input, SimpleGrid, Stack } from '@mantine/core';
 import { EVENT_LABELS, type EventType } from '../../../../common/events';
 import { EVENT_GROUPS } from './event-groups';
 
@@ -25,14 +25,10 @@ export function EventChecklist({ label, description, value, onChange, error }: E
   return (
     <Stack gap={6} role="group" aria-labelledby={`${id}-label`} aria-describedby={describedBy}>
       <div>
-        <Text id={`${id}-label`} fw={500} size="sm">
+        <Input.Label id={`${id}-label`} labelElement="div">
           {label}
-        </Text>
-        {description ? (
-          <Text id={`${id}-description`} size="xs" c="dimmed">
-            {description}
-          </Text>
-        ) : null}
+        </Input.Label>
+        {description ? <Input.Description id={`${id}-description`}>{description}</Input.Description> : null}
       </div>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         {EVENT_GROUPS.map((group) => (

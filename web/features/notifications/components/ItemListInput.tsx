@@ -74,14 +74,10 @@ export function ItemListInput<T>(props: ItemListInputProps<T>) {
   return (
     <Stack gap={6} role="group" aria-labelledby={`${id}-label`}>
       <div>
-        <Text id={`${id}-label`} fw={500} size="sm">
+        <Input.Label id={`${id}-label`} labelElement="div">
           {label}
-        </Text>
-        {description ? (
-          <Text size="xs" c="dimmed">
-            {description}
-          </Text>
-        ) : null}
+        </Input.Label>
+        {description ? <Input.Description>{description}</Input.Description> : null}
       </div>
       {items.length > 0 ? (
         <Group component="ul" gap={6} wrap="wrap" m={0} p={0} style={{ listStyle: 'none' }} aria-label={label}>
@@ -110,6 +106,8 @@ export function ItemListInput<T>(props: ItemListInputProps<T>) {
         <TextInput
           ref={input}
           label={inputLabel}
+          // Lighter than the list's own label above it: the box is a part of the list.
+          labelProps={{ fw: 400 }}
           placeholder={placeholder}
           inputMode={inputMode}
           maxLength={maxLength}

@@ -120,7 +120,7 @@ export function RulesForm({ settings, operator, onSubmit }: RulesFormProps) {
           max={90}
           allowDecimal={false}
           allowNegative={false}
-          maw={240}
+          styles={{ wrapper: { maxWidth: '15rem' } }}
         />
         <RoleChecklist
           label="Recipient roles"
