@@ -76,8 +76,9 @@ export function AppHeader({ burger }: { burger?: ReactNode }) {
       <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
         <Group gap="sm" wrap="nowrap" miw={0}>
           {burger}
-          <Anchor component={Link} to={PATHS.home} underline="never" c="inherit" aria-label={`${APP_TITLE}: Self-Service`}>
-            <Group gap={8} wrap="nowrap">
+          {/* The title gives way (truncated) to the header's buttons on narrow phones. */}
+          <Anchor component={Link} to={PATHS.home} underline="never" c="inherit" aria-label={`${APP_TITLE}: Self-Service`} miw={0}>
+            <Group gap={8} wrap="nowrap" miw={0}>
               <ThemeIcon size="md" radius="md" variant="filled" aria-hidden>
                 <IconShieldCheck size={18} />
               </ThemeIcon>
@@ -88,7 +89,7 @@ export function AppHeader({ burger }: { burger?: ReactNode }) {
           </Anchor>
         </Group>
 
-        <Group gap="sm" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
           <Group component="nav" aria-label="Main" gap="lg" wrap="nowrap" visibleFrom="sm">
             {links.map((link) => (
               <Anchor

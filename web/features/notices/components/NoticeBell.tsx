@@ -5,7 +5,7 @@
  * is a chunk of its own, loaded when the person reaches for the bell, as the header's phone menu is.
  */
 import { lazy, Suspense, useState } from 'react';
-import { ActionIcon, Badge } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useLatestNotices } from '../api/get-notices';
 import classes from './NoticeBell.module.css';
@@ -18,7 +18,9 @@ const shortCount = (unread: number) => (unread > 99 ? '99+' : String(unread));
 
 export function NoticeBell() {
   const latest = useLatestNotices();
+  // Loaded once wanted; open or not is kept here, since a controlled Popover leaves its target's clicks to us.
   const [wanted, setWanted] = useState(false);
+  const [opened, setOpened] = useState(false);
   const unread = latest.data?.unread ?? 0;
   const button = (
     <ActionIcon
@@ -28,23 +30,26 @@ export function NoticeBell() {
       className={classes.bell}
       aria-label={`Notifications, ${unread} unread`}
       aria-haspopup="dialog"
-      aria-expanded={wanted ? undefined : false}
+      aria-expanded={opened}
       onPointerEnter={() => void loadNoticePopover()}
       onFocus={() => void loadNoticePopover()}
-      onClick={wanted ? undefined : () => setWanted(true)}
+      onClick={() => {
+        setWanted(true);
+        setOpened((open) => !open);
+      }}
     >
       <IconBell size={20} aria-hidden />
       {unread > 0 ? (
-        <Badge size="xs" color="red" variant="filled" radius="xl" className={classes.count} aria-hidden>
+        <span className={classes.count} aria-hidden>
           {shortCount(unread)}
-        </Badge>
+        </span>
       ) : null}
     </ActionIcon>
   );
   if (!wanted) return button;
   return (
     <Suspense fallback={button}>
-      <NoticePopover button={button} page={latest.data} isError={latest.isError} />
+      <NoticePopover button={button} opened={opened} onChange={setOpened} page={latest.data} isError={latest.isError} />
     </Suspense>
   );
 }
