@@ -32,8 +32,17 @@ export const useSaveWebhook = () =>
     api<Webhook>(webhookApiPath(organizationId, endpointId), { method: 'PUT', body }),
   );
 
-export const useDeleteWebhook = () =>
-  useWebhookMutation(({ organizationId, endpointId }: EndpointRef) => api<void>(webhookApiPath(organizationId, endpointId), { method: 'DELETE' }));
+/**
+ * Remove an endpoint. Its page is still open when the answer comes: its queries are only marked
+ * stale, not asked again (its delivery log would answer 404); the list asks again when it shows.
+ */
+export function useDeleteWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ organizationId, endpointId }: EndpointRef) => api<void>(webhookApiPath(organizationId, endpointId), { method: 'DELETE' }),
+    onSuccess: (_output, { organizationId }) => void queryClient.invalidateQueries({ queryKey: notificationKeys.webhooks(organizationId), refetchType: 'none' }),
+  });
+}
 
 export const useRotateWebhookSecret = () =>
   useWebhookMutation(({ organizationId, endpointId }: EndpointRef) =>

@@ -57,7 +57,7 @@ export function DeliveryDetailsModal({ endpoint, delivery, onClose }: DeliveryDe
           <Title order={3} size="h5">
             Payload
           </Title>
-          <Code block style={{ maxHeight: '20rem', overflow: 'auto' }} tabIndex={0} aria-label="Payload">
+          <Code block style={{ maxHeight: '20rem', overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} tabIndex={0} aria-label="Payload">
             {prettyPayload(delivery.payload)}
           </Code>
         </Stack>
