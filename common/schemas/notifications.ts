@@ -30,7 +30,7 @@ export type NotificationSettingsView = z.infer<typeof notificationSettingsSchema
 export const notificationSettingsBodySchema = strictBody(settingsShape, notificationSettingsSchema);
 export type NotificationSettingsBody = z.output<typeof notificationSettingsBodySchema>;
 
-export const noticeSchema = z.object({
+const noticeSchema = z.object({
   notice_id: z.number(),
   organization_id: z.string().nullable(),
   event_type: z.string(),
