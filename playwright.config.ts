@@ -44,6 +44,7 @@ export default defineConfig({
     url: `${BASE_URL}/readyz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), PUBLIC_URL: BASE_URL, DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...(process.env.WEB_ROOT ? { WEB_ROOT: process.env.WEB_ROOT } : {}) },
+    // The notification worker runs (not NODE_ENV=test); e2e/notifications.spec.ts's webhook receiver listens on 127.0.0.1.
+    env: { PORT: String(PORT), PUBLIC_URL: BASE_URL, DATA_DIR, LOG_LEVEL: 'warn', NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE: 'true', ...(process.env.WEB_ROOT ? { WEB_ROOT: process.env.WEB_ROOT } : {}) },
   },
 });
