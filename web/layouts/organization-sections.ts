@@ -9,7 +9,7 @@ const ORGANIZATION_PATH = /^\/organizations\/([^/]+)(?:\/([^/]+))?/;
  * Sections after the ones every member sees, each for those whose roles allow its action in the
  * organization (its `abilities`, computed by the server).
  */
-export const GATED_SECTIONS: readonly { path: string; label: string; action: Action }[] = [
+const GATED_SECTIONS: readonly { path: string; label: string; action: Action }[] = [
   { path: 'notifications', label: 'Notifications', action: 'notifications.manage' },
 ];
 

@@ -8,7 +8,7 @@ function getNotificationSettings(organizationId: string, signal?: AbortSignal): 
   return api<NotificationSettingsView>(settingsApiPath(organizationId), { signal });
 }
 
-export const notificationSettingsQueryOptions = (organizationId: string) =>
+const notificationSettingsQueryOptions = (organizationId: string) =>
   queryOptions({
     queryKey: notificationKeys.settings(organizationId),
     queryFn: ({ signal }) => getNotificationSettings(organizationId, signal),

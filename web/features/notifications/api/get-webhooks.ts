@@ -8,7 +8,7 @@ function getWebhooks(organizationId: string, signal?: AbortSignal): Promise<Webh
   return api<{ items: Webhook[] }>(webhooksApiPath(organizationId), { signal }).then((list) => list.items);
 }
 
-export const webhooksQueryOptions = (organizationId: string) =>
+const webhooksQueryOptions = (organizationId: string) =>
   queryOptions({
     queryKey: notificationKeys.webhookList(organizationId),
     queryFn: ({ signal }) => getWebhooks(organizationId, signal),

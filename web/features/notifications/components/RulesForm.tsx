@@ -28,7 +28,7 @@ interface Values {
 const fields = notificationSettingsBodySchema.in.shape;
 const valuesSchema = z.object({ ...fields, waiting_days: numberInput(fields.waiting_days, { required: true }) });
 
-export const NO_MAIL_SERVER = 'This portal has no mail server configured: notices appear in the portal only';
+const NO_MAIL_SERVER = 'This portal has no mail server configured: notices appear in the portal only';
 
 const valuesOf = (settings: NotificationSettings): Values => ({
   events: [...settings.events],

@@ -29,7 +29,7 @@ export const ActiveBadge = ({ active }: { active: boolean }) => (
   </Badge>
 );
 
-export const eventCount = (endpoint: Webhook) => (endpoint.events.length === 1 ? '1 event' : `${endpoint.events.length} events`);
+const eventCount = (endpoint: Webhook) => (endpoint.events.length === 1 ? '1 event' : `${endpoint.events.length} events`);
 
 function columns(organizationId: string, edit: (endpoint: Webhook) => void): DataColumn<Webhook>[] {
   return [

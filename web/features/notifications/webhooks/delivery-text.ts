@@ -3,7 +3,7 @@ import type { WebhookDelivery } from '../../../../common/schemas/webhooks';
 
 export type Attempt = WebhookDelivery['attempt_log'][number];
 
-export function attemptOutcome(attempt: Attempt): string {
+function attemptOutcome(attempt: Attempt): string {
   const answer = attempt.status_code === null ? 'No answer' : `HTTP ${attempt.status_code}`;
   return `${answer} in ${attempt.duration_ms} ms${attempt.error ? ` (${attempt.error})` : ''}`;
 }
