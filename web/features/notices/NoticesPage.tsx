@@ -6,12 +6,12 @@
  */
 import { Group, Switch } from '@mantine/core';
 import type { NoticePage } from '../../../common/schemas/notifications';
+import { CursorPaging } from '../../components/CursorPaging';
 import { Page } from '../../components/Page';
 import { QueryList } from '../../components/QueryList';
 import { useNotices } from './api/get-notices';
 import { useMarkNoticesRead } from './api/mark-notices-read';
 import { MarkAllReadButton } from './components/MarkAllReadButton';
-import { NoticesPaging } from './components/NoticesPaging';
 import { NoticesTable } from './components/NoticesTable';
 import { useNoticesCursor } from './useNoticesCursor';
 
@@ -45,7 +45,7 @@ export default function NoticesPage() {
       >
         {(items) => <NoticesTable notices={items} />}
       </QueryList>
-      <NoticesPaging hasNewer={cursor.hasNewer} nextBefore={page?.next_before ?? null} onNewer={cursor.newerPage} onOlder={cursor.older} />
+      <CursorPaging noun="notices" hasNewer={cursor.hasNewer} nextBefore={page?.next_before ?? null} onNewer={cursor.newerPage} onOlder={cursor.older} />
     </Page>
   );
 }

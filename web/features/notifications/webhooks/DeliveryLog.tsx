@@ -6,9 +6,10 @@
  */
 import { useState } from 'react';
 import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconListDetails } from '@tabler/icons-react';
+import { IconListDetails } from '@tabler/icons-react';
 import { formatDateTime } from '../../../../common/dates';
 import type { WebhookDelivery } from '../../../../common/schemas/webhooks';
+import { CursorPaging } from '../../../components/CursorPaging';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { QueryList } from '../../../components/QueryList';
 import { useWebhookDeliveries, type DeliveryStatus } from '../api/get-webhook-deliveries';
@@ -97,22 +98,13 @@ export function DeliveryLog({ endpoint }: { endpoint: EndpointRef }) {
           <DataTable label="Deliveries" columns={columns(endpoint, (d) => setOpenId(d.delivery_id))} rows={items} rowKey={(d) => d.delivery_id} minWidth={860} />
         )}
       </QueryList>
-      {cursors.length > 0 || page?.next_before ? (
-        <Group component="nav" aria-label="Pages of deliveries" justify="space-between">
-          <Button variant="default" size="sm" leftSection={<IconChevronLeft size={16} aria-hidden />} disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Newer deliveries
-          </Button>
-          <Button
-            variant="default"
-            size="sm"
-            rightSection={<IconChevronRight size={16} aria-hidden />}
-            disabled={!page?.next_before}
-            onClick={() => page?.next_before && setCursors([...cursors, page.next_before])}
-          >
-            Older deliveries
-          </Button>
-        </Group>
-      ) : null}
+      <CursorPaging
+        noun="deliveries"
+        hasNewer={cursors.length > 0}
+        nextBefore={page?.next_before ?? null}
+        onNewer={() => setCursors(cursors.slice(0, -1))}
+        onOlder={(next) => setCursors([...cursors, next])}
+      />
       <DeliveryDetailsModal endpoint={endpoint} delivery={open} onClose={() => setOpenId(null)} />
     </Stack>
   );
