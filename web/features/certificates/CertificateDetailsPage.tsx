@@ -12,9 +12,10 @@ import type { Certificate } from '../../../common/schemas/certificate';
 import { formatDateTime } from '../../../common/dates';
 import { nextCertificateChange } from '../../../common/status';
 import { CertificateBadges } from '../../components/CertificateBadges';
+import { Fact } from '../../components/Fact';
 import { Loading } from '../../components/Loading';
 import { NotFound } from '../../components/NotFound';
-import { MONOSPACE, MONOSPACE_TEXT_AREA } from '../../components/monospace';
+import { MONOSPACE_TEXT_AREA } from '../../components/monospace';
 import { usePageTitle } from '../../components/usePageTitle';
 import { usePhone } from '../../components/usePhone';
 import { useRouteOrganization } from '../../components/useRouteOrganization';
@@ -40,30 +41,19 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Item({ label, children, mono }: { label: string; children: ReactNode; mono?: boolean }) {
-  return (
-    <DataList.Item>
-      <DataList.ItemLabel>{label}</DataList.ItemLabel>
-      <DataList.ItemValue className="break-anywhere" style={mono ? MONOSPACE : undefined} miw={0}>
-        {children}
-      </DataList.ItemValue>
-    </DataList.Item>
-  );
-}
-
 function ValidityAndApproval({ certificate }: { certificate: Certificate }) {
   return (
     <DataList labelWidth="8.5rem">
-      <Item label="Valid from">{when(certificate.date_not_before)}</Item>
-      <Item label="Valid to">{when(certificate.date_not_after)}</Item>
-      <Item label="Approved on">{when(certificate.date_approved)}</Item>
-      <Item label="Approved by">{certificate.approver?.name ?? '-'}</Item>
-      {certificate.date_revoked ? <Item label="Revoked on">{when(certificate.date_revoked)}</Item> : null}
+      <Fact label="Valid from">{when(certificate.date_not_before)}</Fact>
+      <Fact label="Valid to">{when(certificate.date_not_after)}</Fact>
+      <Fact label="Approved on">{when(certificate.date_approved)}</Fact>
+      <Fact label="Approved by">{certificate.approver?.name ?? '-'}</Fact>
+      {certificate.date_revoked ? <Fact label="Revoked on">{when(certificate.date_revoked)}</Fact> : null}
       {certificate.date_expiry_acknowledged ? (
-        <Item label="Expiry acknowledged">{when(certificate.date_expiry_acknowledged)}</Item>
+        <Fact label="Expiry acknowledged">{when(certificate.date_expiry_acknowledged)}</Fact>
       ) : null}
-      <Item label="Owner">{certificate.owner?.name ?? '-'}</Item>
-      <Item label="Uploaded on">{when(certificate.date_created)}</Item>
+      <Fact label="Owner">{certificate.owner?.name ?? '-'}</Fact>
+      <Fact label="Uploaded on">{when(certificate.date_created)}</Fact>
     </DataList>
   );
 }
@@ -73,14 +63,14 @@ function CertificateData({ certificate, phone }: { certificate: Certificate; pho
     <Stack gap="md">
       {/* On phones the long hex values get the whole width under their labels. */}
       <DataList labelWidth="8.5rem" orientation={phone ? 'vertical' : 'horizontal'}>
-        <Item label="Serial number" mono>
+        <Fact label="Serial number" mono>
           {certificate.serial_number}
-        </Item>
-        <Item label="Algorithm">{certificate.signature_algorithm}</Item>
-        <Item label="Version">{certificate.version}</Item>
-        <Item label="Signature" mono>
+        </Fact>
+        <Fact label="Algorithm">{certificate.signature_algorithm}</Fact>
+        <Fact label="Version">{certificate.version}</Fact>
+        <Fact label="Signature" mono>
           {certificate.signature}
-        </Item>
+        </Fact>
       </DataList>
       <Textarea
         label="Certificate PEM"

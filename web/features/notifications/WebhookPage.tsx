@@ -17,7 +17,7 @@ import { eventLabel } from './components/event-groups';
 import { notificationsPath } from './paths';
 import { DeliveryLog } from './webhooks/DeliveryLog';
 import { EndpointActions } from './webhooks/EndpointActions';
-import { Fact } from './webhooks/Fact';
+import { Fact } from '../../components/Fact';
 import { ActiveBadge } from './webhooks/WebhooksPanel';
 
 export default function WebhookPage() {

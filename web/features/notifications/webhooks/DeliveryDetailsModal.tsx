@@ -7,7 +7,7 @@ import { usePhone } from '../../../components/usePhone';
 import type { EndpointRef } from '../api/keys';
 import { eventLabel } from '../components/event-groups';
 import { prettyPayload, type Attempt } from './delivery-text';
-import { Fact } from './Fact';
+import { Fact } from '../../../components/Fact';
 import { DeliveryStatusBadge } from './DeliveryStatusBadge';
 import { RedeliverButton } from './RedeliverButton';
 

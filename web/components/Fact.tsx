@@ -1,7 +1,7 @@
-/** A label and its value in a DataList (as on the certificate details). */
+/** A label and its value in a DataList (the certificate details, a webhook endpoint and its deliveries). */
 import type { ReactNode } from 'react';
 import { DataList } from '@mantine/core';
-import { MONOSPACE } from '../../../components/monospace';
+import { MONOSPACE } from './monospace';
 
 export function Fact({ label, children, mono }: { label: string; children: ReactNode; mono?: boolean }) {
   return (
