@@ -2,7 +2,8 @@
  * Bulk actions end to end (issue 12 item 4, "bulk-approve a selection"): the operator's approver
  * selects certificates of Contoso on its list and approves them with the count in the confirmation;
  * one approved meanwhile is refused in the per-item result; the rows show their new badges. Then
- * "all that match the filter" on the list, and a rejection on the pending tasks. Each test uploads
+ * "all that match the filter" on the list, and on the pending tasks "all waiting" counted by the server
+ * before confirming (then cancelled) and a rejection. Each test uploads
  * or requests the records it acts on. SHOTS_DIR saves the screens at laptop and phone width.
  */
 import type { Page } from '@playwright/test';
@@ -99,7 +100,7 @@ test('"all that match the filter" counts on the server first, then revokes them 
   for (const dn of dns) await expect(row(page, dn).getByText('Revoked', { exact: true })).toBeVisible();
 });
 
-test('the pending tasks reject selected license requests', async ({ page, newPage }) => {
+test('the pending tasks count all waiting before acting, and reject selected license requests', async ({ page, newPage }) => {
   const issuer = await apiAs(newPage, 'issuer@contoso.example');
   const name = `Bulk request ${Date.now()}`;
   await issuer.call('POST', `/api/organizations/${issuer.organizationId}/licenses`, { data: { license_name: name, license_scope: 'LAB', days_valid: 30 } });
@@ -114,9 +115,27 @@ test('the pending tasks reject selected license requests', async ({ page, newPag
   await section.getByRole('checkbox', { name: `Select ${name}` }).check();
   const licenseBar = section.getByRole('region', { name: 'Bulk actions: pending licenses' });
   await expect(licenseBar.getByText('1 selected')).toBeVisible();
-  await expect(licenseBar.getByRole('button', { name: /^Select all .* waiting$/ })).toBeVisible();
   await expectAccessible(page);
   await shoot(page, 'bulk-pending');
+
+  // "All waiting": the server counts them before anything is done; cancelled, nothing changes.
+  const selectAll = licenseBar.getByRole('button', { name: /^Select all [\d,]+ waiting$/ });
+  const waiting = Number((await selectAll.textContent())!.replace(/\D/g, ''));
+  expect(waiting).toBeGreaterThanOrEqual(1);
+  await selectAll.click();
+  await expect(licenseBar.getByText(`All ${waiting.toLocaleString('en-US')} license${waiting === 1 ? '' : 's'} that match are selected`)).toBeVisible();
+  await expect(section.getByRole('checkbox', { name: `Select ${name}` })).toBeChecked();
+  await licenseBar.getByRole('button', { name: 'Reject', exact: true }).click();
+  const all = page.getByRole('dialog', { name: /^Reject [\d,]+ licenses?\?$/ });
+  await expect(all).toContainText(/Of the [\d,]+ licenses? that match, [\d,]+ can be rejected by you\./);
+  await expectAccessible(page);
+  await all.getByRole('button', { name: 'Cancel' }).click();
+  await expect(all).toHaveCount(0);
+  await expect(section.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+  await licenseBar.getByRole('button', { name: 'Clear selection' }).click();
+  await expect(licenseBar).toHaveCount(0);
+  await section.getByRole('checkbox', { name: `Select ${name}` }).check();
+  await expect(licenseBar.getByText('1 selected')).toBeVisible();
 
   await licenseBar.getByRole('button', { name: 'Reject (1)' }).click();
   await page.getByRole('dialog', { name: 'Reject 1 license?' }).getByRole('button', { name: 'Reject 1' }).click();

@@ -7,7 +7,9 @@
  * certificate; the receiver gets the event signed with that secret (verified by the
  * standardwebhooks library); the endpoint's delivery log shows it delivered, its attempts and
  * payload, and a redelivery arrives under a new webhook-id; after a rotation a redelivery is signed by
- * the new secret and the old one. The endpoint is deleted at the end.
+ * the new secret and the old one. The endpoint is deleted at the end. Then an endpoint is edited in
+ * its dialog (no event refused at the field), and an issuer, who may not manage notifications, finds
+ * no link and is told at the address which role it needs.
  * SHOTS_DIR saves the screens at laptop and phone width.
  */
 import http from 'node:http';
@@ -231,6 +233,56 @@ test('an administrator sets a rule and a webhook; an approval shows under the be
   } finally {
     await receiver.close();
   }
+});
+
+test('an endpoint is edited in its dialog; an issuer has no Notifications link and is told why at its address', async ({ page, newPage }) => {
+  await signInToCertificates(page, 'admin@northwind.example');
+  const admin = await apiOf(page);
+  const url = `http://127.0.0.1:9/edit-${Date.now()}`;
+  const { endpoint } = await admin.call<{ endpoint: { endpoint_id: string } }>('POST', `/api/organizations/${admin.organizationId}/webhooks`, {
+    data: { url, description: 'Before the edit', events: ['certificate.approved', 'license.approved'], active: true },
+  });
+  try {
+    await page.goto(`/organizations/${admin.organizationId}/notifications#webhooks`);
+    const endpointRow = row(page, url);
+    await expect(endpointRow).toContainText('Active');
+    await endpointRow.getByRole('button', { name: `Edit ${url}` }).click();
+    const form = page.getByRole('dialog', { name: 'Edit webhook endpoint' });
+    // The dialog holds what is saved.
+    await expect(form.getByLabel('URL')).toHaveValue(url);
+    await expect(form.getByLabel('Description')).toHaveValue('Before the edit');
+    await expect(form.getByRole('checkbox', { name: 'License approved' })).toBeChecked();
+    await expect(form.getByRole('checkbox', { name: 'Certificate expired' })).not.toBeChecked();
+    // No event at all is refused at the field; then one event, a new description, inactive.
+    await form.getByRole('checkbox', { name: 'Certificate approved' }).uncheck();
+    await form.getByRole('checkbox', { name: 'License approved' }).uncheck();
+    await form.getByRole('button', { name: 'Save endpoint' }).click();
+    await expect(form.getByRole('group', { name: 'Events' })).toContainText(/choose at least one event/i);
+    await form.getByRole('checkbox', { name: 'Certificate expired' }).check();
+    await form.getByLabel('Description').fill('After the edit');
+    await form.getByRole('switch', { name: 'Active' }).uncheck();
+    await expectAccessible(page);
+    await form.getByRole('button', { name: 'Save endpoint' }).click();
+    await expect(toast(page, `Saved the webhook endpoint ${url}.`)).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(endpointRow).toContainText('Inactive');
+    const { items } = await admin.call<{ items: { endpoint_id: string; description: string; events: string[]; active: boolean }[] }>('GET', `/api/organizations/${admin.organizationId}/webhooks`);
+    expect(items.find((w) => w.endpoint_id === endpoint.endpoint_id)).toMatchObject({ description: 'After the edit', events: ['certificate.expired'], active: false });
+  } finally {
+    await admin.call('DELETE', `/api/organizations/${admin.organizationId}/webhooks/${endpoint.endpoint_id}`);
+  }
+
+  // An issuer of the same organization: no link in the sidebar; the address says which role it needs.
+  const issuerPage = await newPage();
+  await signInToCertificates(issuerPage, 'issuer@northwind.example');
+  const sidebar = issuerPage.getByLabel('Organization sidebar');
+  await expect(sidebar.getByRole('link', { name: 'Certificates', exact: true })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name: 'Notifications', exact: true })).toHaveCount(0);
+  await issuerPage.goto(`/organizations/${admin.organizationId}/notifications`);
+  await expect(issuerPage.getByText('You may not change the notifications here')).toBeVisible();
+  await expect(issuerPage.getByText(/Changing the notifications needs the Supervisor or Administrator role in this organization/)).toBeVisible();
+  await expect(issuerPage.getByRole('tab')).toHaveCount(0);
+  await expectAccessible(issuerPage);
 });
 
 /** The text as a literal in a RegExp. */
