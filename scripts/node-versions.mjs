@@ -28,6 +28,17 @@ for (const v of versions) {
   }
 }
 
+/**
+ * The headers better-sqlite3 is compiled against, per major version, where the version's own would
+ * break it. Node 24.19 moved cleanup-hook code into node_object_wrap.h, which an addon compiles into
+ * itself; better-sqlite3 12 built with those headers aborts in a GC outside a JS context
+ * (`node::RemoveEnvironmentCleanupHook`, "Assertion failed: (env) != nullptr"). The binary that
+ * `npm install` downloads for Node 24 (better-sqlite3 12.11.1's prebuild, June 2026) was built before
+ * 24.19, so users get what these headers make; the runtime is still the newest 24 (same ABI, 137).
+ * docs/decisions.md "Platform".
+ */
+const BUILD_HEADERS = { 24: '24.18.1' };
+
 /** Runs a command, its output to ours; answers its exit status. */
 function run(command, commandArgs, options) {
   const result = spawnSync(command, commandArgs, { stdio: 'inherit', ...options });
@@ -108,8 +119,15 @@ function testOn(version) {
   try {
     console.log(`\n=== Node ${version}: installing from the npm registry into ${dir}`);
     fs.mkdirSync(path.join(dir, 'node'));
-    const { binary, headers } = installNode(version, path.join(dir, 'node'));
+    const { binary, headers: ownHeaders } = installNode(version, path.join(dir, 'node'));
     result.node = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const buildVersion = BUILD_HEADERS[result.node.slice(1).split('.')[0]];
+    let headers = ownHeaders;
+    if (buildVersion && buildVersion !== result.node.slice(1)) {
+      fs.mkdirSync(path.join(dir, 'headers'));
+      headers = installNode(buildVersion, path.join(dir, 'headers')).headers;
+      console.log(`=== Node ${result.node}: better-sqlite3 is compiled against Node ${buildVersion}'s headers, as its released binary was`);
+    }
     const project = path.join(dir, 'project');
     copyProject(project);
     linkModules(project);
