@@ -2,8 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 
 /**
  * End-to-end tests in Debian's Chromium through the real sign-in. The portal runs on its own
- * port with a fresh data folder, so every run starts from the demo data; the second worker's
- * portal too (e2e/support.ts).
+ * port with a fresh data folder, so every run starts from the demo data.
  */
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 export const BASE_URL = `http://localhost:${PORT}`;
@@ -18,9 +17,8 @@ export default defineConfig({
   // from the sign-in callback to the profile; a test signs in up to three people.
   timeout: 180_000,
   expect: { timeout: 20_000 },
-  // Two workers, each with a portal and data of its own (e2e/support.ts portalUrl): the first uses the
-  // server below, the second starts one. A spec file's tests run in order in one worker.
-  workers: 2,
+  // The specs share one server and its data; each works on records of its own.
+  workers: 1,
   fullyParallel: false,
   retries: 0,
   reporter: [['list']],

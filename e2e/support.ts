@@ -5,12 +5,9 @@
  * (SHOTS_DIR=<folder> saves each screen at laptop and phone width).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { freePort } from '../scripts/free-port.mjs';
-import { startPortal } from './portals';
 
 export { expect };
 
@@ -75,17 +72,6 @@ class BrowserProblems {
   }
 }
 
-interface WorkerFixtures {
-  /**
-   * The portal this worker's specs use. The first worker (parallelIndex 0) uses the shared one of
-   * playwright.config.ts, whose master secret e2e/master-secret.setup.ts provides through the screen;
-   * every other worker starts a portal of its own (fresh demo data on SQLite, the master secret from a
-   * file), so specs in different workers never see each other's records and those of one worker run
-   * one after another as before.
-   */
-  portalUrl: string;
-}
-
 interface Fixtures {
   /** Watches every page of the test; the test fails on any console error, page error or CSP violation. */
   browserProblems: BrowserProblems;
@@ -93,28 +79,7 @@ interface Fixtures {
   newPage: () => Promise<Page>;
 }
 
-export const test = base.extend<Fixtures, WorkerFixtures>({
-  portalUrl: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter.
-    async ({}, use, workerInfo) => {
-      const shared = workerInfo.project.use.baseURL;
-      if (shared && (workerInfo.parallelIndex === 0 || workerInfo.project.name === 'setup')) return use(shared);
-      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-worker-'));
-      const secretFile = path.join(folder, 'master-secret');
-      fs.writeFileSync(secretFile, MASTER_SECRET, { mode: 0o600 });
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const portal = await startPortal(port, { PUBLIC_URL: url, SEED_DEMO: 'true', DATABASE_URL: '', MASTER_SECRET_FILE: secretFile, WEBHOOK_ALLOW_PRIVATE: 'true' });
-      try {
-        await use(url);
-      } finally {
-        await portal.stop();
-        fs.rmSync(folder, { recursive: true, force: true });
-      }
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  baseURL: async ({ portalUrl }, use) => use(portalUrl),
+export const test = base.extend<Fixtures>({
   browserProblems: [
     async ({ context }, use) => {
       const problems = new BrowserProblems();
