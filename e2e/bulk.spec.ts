@@ -7,21 +7,11 @@
  * or requests the records it acts on. SHOTS_DIR saves the screens at laptop and phone width.
  */
 import type { Page } from '@playwright/test';
-import { makeCertificate } from '../scripts/make-certificate';
-import { apiAs, apiOf, expect, expectAccessible, row, shoot, signInToCertificates, test, toast, type Api } from './support';
+import { apiAs, apiOf, expect, expectAccessible, row, shoot, signInToCertificates, test, toast, type Api, uploadContosoCertificates } from './support';
 
-const DAY = 86_400_000;
 
-/** `count` certificates of Contoso uploaded by its issuer, their CNs sharing a tag of this test. */
-async function uploadCertificates(issuer: Api, count: number) {
-  const tag = `bulk-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
-  const dns: string[] = [];
-  for (let i = 1; i <= count; i++) {
-    const { pem } = await makeCertificate({ subject: `O=Contoso, CN=${tag}-${i}.contoso.example`, notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 90 * DAY) });
-    dns.push((await issuer.call<{ distinguished_name: string }>('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: 'Bulk test gateway', certificate: pem } })).distinguished_name);
-  }
-  return { tag, dns };
-}
+/** `count` certificates of Contoso by its issuer, valid for 90 days. */
+const uploadCertificates = (issuer: Api, count: number) => uploadContosoCertificates(issuer, count, { prefix: 'bulk', description: 'Bulk test gateway', daysValid: 90 });
 
 /** The approver on Contoso's certificates, filtered to the test's own. */
 async function contosoCertificates(page: Page, tag: string, count: number) {

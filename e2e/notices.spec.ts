@@ -9,23 +9,13 @@
  */
 import type { Page } from '@playwright/test';
 import type { NoticePage } from '../common/schemas/notifications';
-import { makeCertificate } from '../scripts/make-certificate';
-import { apiAs, expect, expectAccessible, shoot, signInToCertificates, test, type Api } from './support';
+import { apiAs, expect, expectAccessible, shoot, signInToCertificates, test, type Api, uploadContosoCertificates } from './support';
 
-const DAY = 86_400_000;
 /** The notices page's page size (web/features/notices/NoticesPage.tsx), and one more: two pages. */
 const PAGE_SIZE = 20;
 
-/** `count` certificates of Contoso uploaded by its issuer, their CNs sharing a tag of this test. */
-async function uploadCertificates(issuer: Api, count: number) {
-  const tag = `notices-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
-  const dns: string[] = [];
-  for (let i = 1; i <= count; i++) {
-    const { pem } = await makeCertificate({ subject: `O=Contoso, CN=${tag}-${i}.contoso.example`, notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 200 * DAY) });
-    dns.push((await issuer.call<{ distinguished_name: string }>('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: 'Notices test gateway', certificate: pem } })).distinguished_name);
-  }
-  return { tag, dns };
-}
+/** `count` certificates of Contoso by its issuer, valid for 200 days. */
+const uploadCertificates = (issuer: Api, count: number) => uploadContosoCertificates(issuer, count, { prefix: 'notices', description: 'Notices test gateway', daysValid: 200 });
 
 /** The issuer's unread notices about the given certificates (an approval's title names its DN). */
 async function unreadAbout(issuer: Api, dns: string[]) {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type ConsoleMessage, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { makeCertificate } from '../scripts/make-certificate';
 
 export { expect };
 
@@ -276,4 +277,21 @@ export async function shoot(page: Page, name: string) {
     if (viewport.name === 'phone') await expectAccessible(page);
   }
   if (before) await page.setViewportSize(before);
+}
+
+const DAY = 86_400_000;
+
+/**
+ * `count` certificates uploaded by this issuer of Contoso, valid from yesterday for `daysValid` days, their CNs
+ * sharing a tag of the test's own (`<prefix>-<time>-<random>`): records no other test touches.
+ */
+export async function uploadContosoCertificates(issuer: Api, count: number, options: { prefix: string; description: string; daysValid: number }) {
+  const tag = `${options.prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+  const dns: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const { pem } = await makeCertificate({ subject: `O=Contoso, CN=${tag}-${i}.contoso.example`, notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + options.daysValid * DAY) });
+    const uploaded = await issuer.call<{ distinguished_name: string }>('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: options.description, certificate: pem } });
+    dns.push(uploaded.distinguished_name);
+  }
+  return { tag, dns };
 }
