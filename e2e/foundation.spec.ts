@@ -12,13 +12,13 @@ test.describe('sign-in lands where SPEC.md says', () => {
     ['member@contoso.example', 'Contoso'],
   ] as const) {
     test(`${email} lands on the Certificates of ${organization}`, async ({ page }) => {
-      await signInToCertificates(page, email);
+      await signInToCertificates(page, email, { fresh: true });
       await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue(organization);
     });
   }
 
   test('a newcomer of a trusted domain joins Contoso', async ({ page }) => {
-    await signInToCertificates(page, 'newcomer@contoso.example');
+    await signInToCertificates(page, 'newcomer@contoso.example', { fresh: true });
     await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
   });
 
@@ -93,7 +93,7 @@ test.describe('the shell', () => {
   });
 
   test('logout returns to the Welcome screen', async ({ page }) => {
-    await signInToCertificates(page, 'member@contoso.example');
+    await signInToCertificates(page, 'member@contoso.example', { fresh: true });
     await page.getByRole('link', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();

@@ -113,11 +113,50 @@ export async function signIn(page: Page, email: string) {
 /** How long a person may wait for the sign-in: three page loads, a token exchange and the profile. */
 export const SIGN_IN_TIMEOUT = 30_000;
 
-/** Signs in and waits for the Certificates page of the person's organization. */
-export async function signInToCertificates(page: Page, email: string) {
-  await signIn(page, email);
+/**
+ * What a signed-in browser keeps (cookies and localStorage: the OIDC user, profile and organization), per portal
+ * origin and person, from the first time each signed in through the provider's form in this run of the suite
+ * (one worker, one process). A test that signs the person in again opens the portal with it, as a person does
+ * who comes back with the session still there: the app finds the stored user, loads the profile and lands on
+ * Certificates, without the provider's form and the token exchange (a tenth of the suite's time went to them).
+ */
+const signedIn = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
+/** What the app keeps of a session in localStorage: the OIDC user, where it is, the profile and the organization. */
+const SESSION_ITEM = /^(oidc\.user:|portal\.(oidcUserStore|user|organization)$)/;
+/** A kept state is used while its access token has this long to live (15 min; no test renews it halfway). */
+const KEPT_STATE_MIN_LIFE_S = 5 * 60;
+
+function accessTokenLife(state: Awaited<ReturnType<BrowserContext['storageState']>>, origin: string): number {
+  const item = state.origins.find((o) => o.origin === origin)?.localStorage.find((i) => i.name.startsWith('oidc.user:'));
+  const expiresAt = item ? (JSON.parse(item.value) as { expires_at?: number }).expires_at : undefined;
+  return expiresAt === undefined ? 0 : expiresAt - Date.now() / 1000;
+}
+
+/** Opens the portal as the person with a kept session; false when there is none (or it is about to expire). */
+async function openKeptSession(page: Page, email: string): Promise<boolean> {
+  // A same-origin page that is not the app, to learn the origin and write its storage before the app reads it.
+  await page.goto('/readyz');
+  const origin = new URL(page.url()).origin;
+  const state = signedIn.get(`${origin} ${email}`);
+  if (!state || accessTokenLife(state, origin) < KEPT_STATE_MIN_LIFE_S) return false;
+  await page.context().addCookies(state.cookies);
+  // The session only (web/lib/storage.ts KEYS): no preference (page size, colour scheme) of the test that kept it.
+  const items = (state.origins.find((o) => o.origin === origin)?.localStorage ?? []).filter((i) => SESSION_ITEM.test(i.name));
+  await page.evaluate((entries) => entries.forEach(({ name, value }) => window.localStorage.setItem(name, value)), items);
+  await page.goto('/login');
+  return true;
+}
+
+/**
+ * Signs in and waits for the Certificates page of the person's organization: through the provider's form the
+ * first time in this run (or with `fresh`, for the tests of the sign-in itself), else with the session kept then.
+ */
+export async function signInToCertificates(page: Page, email: string, options: { fresh?: boolean } = {}) {
+  const kept = !options.fresh && (await openKeptSession(page, email));
+  if (!kept) await signIn(page, email);
   await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates$/, { timeout: SIGN_IN_TIMEOUT });
   await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
+  if (!kept && !options.fresh) signedIn.set(`${new URL(page.url()).origin} ${email}`, await page.context().storageState());
 }
 
 /** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
