@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
+    // Files share their worker's modules instead of importing the whole app anew each (6.7 min instead of 9.2 on
+    // two cores). Safe because no test mocks a module or leaves a global changed (time-zones.test.ts puts TZ back),
+    // and every app a test builds has its own database and caches (db/access-epoch.ts keys them by database).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Console output goes straight to the terminal instead of through the worker's RPC channel:
