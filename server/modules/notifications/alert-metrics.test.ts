@@ -32,7 +32,7 @@ describe.each(dialects)('alerting metrics on %s', (dialect) => {
     await make.certificate(org, 'revoked', { from: -10, to: 3 });
     await make.certificate(org, 'expired');
     await make.certificate(org, 'acknowledged');
-    await make.certificate(org, 'requested', { from: -1, to: 30 }); // created 3 days before now
+    const waiting = await make.certificate(org, 'requested', { from: -1, to: 30 }); // created 3 days before now
     await make.license(org, 'approved', { from: -10, days: 16 });
     await make.license(other, 'requested');
     const body = (await t.app.inject('/metrics')).body;
@@ -52,6 +52,12 @@ describe.each(dialects)('alerting metrics on %s', (dialect) => {
     expect(sample(later, 'portal_certificates_expired_unacknowledged', id)).toBe(2);
     expect(sample(later, 'portal_certificates_expiring', { ...id, within_days: '7' })).toBe(0);
     expect(sample(later, 'portal_certificates_expiring', { ...id, within_days: '30' })).toBe(1);
+    // The waiting one has waited 6 days longer; once approved, nothing of the organization waits.
+    expect(sample(later, 'portal_pending_approval_oldest_age_seconds', { ...id, kind: 'certificate' })).toBe(9 * 86_400);
+    await t.db.updateTable('certificates').set({ date_approved: t.clock.now().toISOString() }).where('distinguished_name', '=', waiting.dn).execute();
+    const approved = (await t.app.inject('/metrics')).body;
+    expect(sample(approved, 'portal_pending_approvals', { ...id, kind: 'certificate' })).toBeUndefined();
+    expect(sample(approved, 'portal_pending_approvals', { organization_id: other.id, kind: 'license' })).toBe(1);
   });
 
   it('answers /metrics only to the holder of METRICS_TOKEN once it is set', async () => {

@@ -2,11 +2,17 @@
  * Gauges a Prometheus alert can use (issue 13 item 6), read from the database at each scrape:
  * per organization (labelled by id, never by name), what expires within 7 and 30 days, what
  * expired without acknowledgement, the approvals waiting and the age of the oldest, and webhook
- * deliveries that failed for good or are being retried. Each reads a partial or range index.
+ * deliveries that failed for good or are being retried.
+ *
+ * Each query reads the few matching rows through a partial or range index first (a MATERIALIZED common table
+ * expression), then groups them by organization. Written as one grouped query, SQLite (which has no statistics)
+ * walked an index by organization to group without sorting and read all 150,000 certificates and licenses: the
+ * pending approvals took 0.4 s per read at the benchmark's scale, twice per scrape, on the event loop.
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
+import { epochCache, readEpoch } from '../../db/access-epoch';
 
 const DAY = 86_400_000;
 
@@ -29,9 +35,11 @@ export function registerAlertMetrics(app: FastifyInstance, registry: client.Regi
       : [sql.ref('date_valid_until'), sql`date_approved is not null and date_rejected is null and extended_by_license_id is null`];
     const at = now.toISOString();
     const { rows } = await sql<Row & { n7: number | string }>`
-      select organization_id, count(*) as n, sum(case when ${end} <= ${new Date(now.getTime() + 7 * DAY).toISOString()} then 1 else 0 end) as n7
-      from ${sql.table(table)} where ${end} > ${at} and ${end} <= ${new Date(now.getTime() + 30 * DAY).toISOString()} and ${live}
-      group by organization_id`.execute(app.db);
+      with ending as materialized (
+        select organization_id, ${end} as date_end from ${sql.table(table)}
+        where ${end} > ${at} and ${end} <= ${new Date(now.getTime() + 30 * DAY).toISOString()} and ${live})
+      select organization_id, count(*) as n, sum(case when date_end <= ${new Date(now.getTime() + 7 * DAY).toISOString()} then 1 else 0 end) as n7
+      from ending group by organization_id`.execute(app.db);
     return rows.flatMap((r) => [
       { labels: { organization_id: r.organization_id, within_days: '7' }, value: Number(r.n7) },
       { labels: { organization_id: r.organization_id, within_days: '30' }, value: Number(r.n) },
@@ -42,17 +50,27 @@ export function registerAlertMetrics(app: FastifyInstance, registry: client.Regi
       ? [sql.ref('date_not_after'), sql`date_approved is not null and date_revoked is null`]
       : [sql.ref('date_valid_until'), sql`date_approved is not null and extended_by_license_id is null`];
     const { rows } = await sql<Row>`
-      select organization_id, count(*) as n from ${sql.table(table)}
-      where ${end} <= ${now.toISOString()} and date_expiry_acknowledged is null and ${live} group by organization_id`.execute(app.db);
+      with ended as materialized (
+        select organization_id from ${sql.table(table)} where ${end} <= ${now.toISOString()} and date_expiry_acknowledged is null and ${live})
+      select organization_id, count(*) as n from ended group by organization_id`.execute(app.db);
     return rows.map((r) => ({ labels: { organization_id: r.organization_id }, value: Number(r.n) }));
   };
-  const pending = async (now: Date) => {
+  const readPending = async () => {
     const { rows } = await sql<Row & { kind: string; oldest: string }>`
-      select organization_id, 'certificate' as kind, count(*) as n, min(date_created) as oldest from certificates
-      where date_approved is null and date_revoked is null group by organization_id
+      with waiting_certificates as materialized (
+        select organization_id, date_created from certificates where date_approved is null and date_revoked is null),
+      waiting_licenses as materialized (
+        select organization_id, date_created from licenses where date_approved is null and date_rejected is null)
+      select organization_id, 'certificate' as kind, count(*) as n, min(date_created) as oldest from waiting_certificates group by organization_id
       union all
-      select organization_id, 'license' as kind, count(*) as n, min(date_created) as oldest from licenses
-      where date_approved is null and date_rejected is null group by organization_id`.execute(app.db);
+      select organization_id, 'license' as kind, count(*) as n, min(date_created) as oldest from waiting_licenses group by organization_id`.execute(app.db);
+    return rows;
+  };
+  // What waits changes only with a write to certificates or licenses, which moves the data epoch: the two gauges
+  // of a scrape, and scrapes in between, share one read. The age is worked out at each scrape.
+  const waiting = epochCache<Awaited<ReturnType<typeof readPending>>>(app.db, 'alert-metrics:pending');
+  const pending = async (now: Date) => {
+    const rows = await waiting.through('all', await readEpoch(app.db, 'data_epoch'), readPending);
     return rows.map((r) => ({ labels: { organization_id: r.organization_id, kind: r.kind }, n: Number(r.n), age: Math.max(0, (now.getTime() - Date.parse(r.oldest)) / 1000) }));
   };
 
