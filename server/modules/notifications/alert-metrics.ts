@@ -1,5 +1,5 @@
 /**
- * Gauges a Prometheus alert can use (issue 13 item 6), read from the database at each scrape:
+ * Gauges a Prometheus alert can use (issue 13 item 6), read from the database at a scrape and kept until they change:
  * per organization (labelled by id, never by name), what expires within 7 and 30 days, what
  * expired without acknowledgement, the approvals waiting and the age of the oldest, and webhook
  * deliveries that failed for good or are being retried.
@@ -12,22 +12,40 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
-import { epochCache, readEpoch } from '../../db/access-epoch';
+import { epochCache, readEpoch, type EpochCache } from '../../db/access-epoch';
+import { keep, nextInstant, shiftedInstant, type Kept } from '../../db/count-cache';
 
 const DAY = 86_400_000;
 
 type Row = { organization_id: string; n: number | string };
+type Series = Array<{ labels: Record<string, string>; value: number }>;
 
 export function registerAlertMetrics(app: FastifyInstance, registry: client.Registry): void {
-  const gauge = (name: string, help: string, labelNames: string[], read: (now: Date) => Promise<Array<{ labels: Record<string, string>; value: number }>>) =>
-    new client.Gauge({
+  const gauge = (name: string, help: string, labelNames: string[], read: (now: Date) => Promise<Series>) => {
+    let shown: Series | undefined;
+    return new client.Gauge({
       name, help, labelNames, registers: [registry],
       async collect() {
         const series = await read(app.now());
+        // A kept read is what the gauge already holds: setting thousands of series again is the scrape's main cost.
+        if (series === shown) return;
         this.reset(); // organizations with nothing left drop out
         for (const s of series) this.set(s.labels, s.value);
+        shown = series;
       },
     });
+  };
+
+  // Each read is kept until the data epoch moves (a write to certificates or licenses, on any instance) or, for
+  // those that read the clock, until the next instant a row's end passes now, now + 7 days or now + 30 days: the
+  // same rule as the lists' totals (db/count-cache.ts). Most scrapes then read only the data epoch, once per gauge.
+  const reads = epochCache<Kept<unknown>>(app.db, 'alert-metrics');
+  const kept = async <T>(key: string, now: Date, load: () => Promise<T>, table?: 'certificates' | 'licenses'): Promise<T> => {
+    const end = table === 'certificates' ? 'date_not_after' : 'date_valid_until';
+    const edges = table && [nextInstant(app.db, table, [end], now), shiftedInstant(app.db, table, end, now, 7 * DAY), shiftedInstant(app.db, table, end, now, 30 * DAY)];
+    const until = edges && (async () => Math.min(...(await Promise.all(edges.map((edge) => edge())))));
+    return keep(reads as EpochCache<Kept<T>>, key, await readEpoch(app.db, 'data_epoch'), now, load, until);
+  };
 
   const expiring = async (table: 'certificates' | 'licenses', now: Date) => {
     const [end, live] = table === 'certificates'
@@ -66,18 +84,17 @@ export function registerAlertMetrics(app: FastifyInstance, registry: client.Regi
       select organization_id, 'license' as kind, count(*) as n, min(date_created) as oldest from waiting_licenses group by organization_id`.execute(app.db);
     return rows;
   };
-  // What waits changes only with a write to certificates or licenses, which moves the data epoch: the two gauges
-  // of a scrape, and scrapes in between, share one read. The age is worked out at each scrape.
-  const waiting = epochCache<Awaited<ReturnType<typeof readPending>>>(app.db, 'alert-metrics:pending');
+  // What waits does not read the clock: the two gauges of a scrape, and the scrapes in between, share one read.
+  // The age is worked out at each scrape.
   const pending = async (now: Date) => {
-    const rows = await waiting.through('all', await readEpoch(app.db, 'data_epoch'), readPending);
+    const rows = await kept('pending', now, readPending);
     return rows.map((r) => ({ labels: { organization_id: r.organization_id, kind: r.kind }, n: Number(r.n), age: Math.max(0, (now.getTime() - Date.parse(r.oldest)) / 1000) }));
   };
 
-  gauge('portal_certificates_expiring', 'Approved, unrevoked certificates whose validity ends within 7 or 30 days, per organization', ['organization_id', 'within_days'], (now) => expiring('certificates', now));
-  gauge('portal_licenses_expiring', 'Approved licenses (not renewed) whose validity ends within 7 or 30 days, per organization', ['organization_id', 'within_days'], (now) => expiring('licenses', now));
-  gauge('portal_certificates_expired_unacknowledged', 'Certificates expired and not acknowledged, per organization', ['organization_id'], (now) => expired('certificates', now));
-  gauge('portal_licenses_expired_unacknowledged', 'Licenses expired and not acknowledged, per organization', ['organization_id'], (now) => expired('licenses', now));
+  gauge('portal_certificates_expiring', 'Approved, unrevoked certificates whose validity ends within 7 or 30 days, per organization', ['organization_id', 'within_days'], (now) => kept('expiring certificates', now, () => expiring('certificates', now), 'certificates'));
+  gauge('portal_licenses_expiring', 'Approved licenses (not renewed) whose validity ends within 7 or 30 days, per organization', ['organization_id', 'within_days'], (now) => kept('expiring licenses', now, () => expiring('licenses', now), 'licenses'));
+  gauge('portal_certificates_expired_unacknowledged', 'Certificates expired and not acknowledged, per organization', ['organization_id'], (now) => kept('expired certificates', now, () => expired('certificates', now), 'certificates'));
+  gauge('portal_licenses_expired_unacknowledged', 'Licenses expired and not acknowledged, per organization', ['organization_id'], (now) => kept('expired licenses', now, () => expired('licenses', now), 'licenses'));
   gauge('portal_pending_approvals', 'Certificates and licenses waiting for approval, per organization', ['organization_id', 'kind'],
     async (now) => (await pending(now)).map((p) => ({ labels: p.labels, value: p.n })));
   gauge('portal_pending_approval_oldest_age_seconds', 'How long the oldest waiting approval has waited, per organization', ['organization_id', 'kind'],
