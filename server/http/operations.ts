@@ -105,9 +105,6 @@ export function registerOperations(app: FastifyInstance): void {
       return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ status: 'unauthorized', reason: 'METRICS_TOKEN is set: send it as a bearer token' });
     }
     reply.type(registry.contentType);
-    // The process's metrics first: the event-loop delay they report (and reset) is that of the interval since the
-    // last scrape, not of this scrape's own reads for the alert gauges, which the next scrape reports.
-    const process = await processRegistry.metrics();
-    return `${await registry.metrics()}\n${process}`;
+    return `${await registry.metrics()}\n${await processRegistry.metrics()}`;
   });
 }
