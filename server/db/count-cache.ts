@@ -63,6 +63,11 @@ export function shiftedInstant(db: Queryable, table: 'certificates' | 'licenses'
   return async () => (await next()) - lead;
 }
 
+/** The earliest of several next instants (each asked at once). */
+export function earliest(...instants: Array<() => Promise<number>>): () => Promise<number> {
+  return async () => Math.min(Infinity, ...(await Promise.all(instants.map((next) => next()))));
+}
+
 /** A key part for a list's filters: the validated query without its page and order (the total is theirs). */
 export function filtersKey(query: object): string {
   const { offset: _offset, limit: _limit, sort: _sort, ...filters } = query as Record<string, unknown>;

@@ -7,7 +7,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { DAY } from '../../common/dates';
 import type { StatusGroup } from '../../common/status-filters';
 import type { Queryable } from './database';
-import { nextInstant, shiftedInstant } from './count-cache';
+import { earliest, nextInstant, shiftedInstant } from './count-cache';
 import { withStatuses } from './status-sql';
 
 export interface StatusFilterQuery<S extends string> {
@@ -60,7 +60,7 @@ export function statusListFilters<S extends string>({ sql, groups, timeStatuses,
       const edges = nextInstant(db, table, [...window], now);
       if (!query?.expiringWithin) return edges;
       const entering = shiftedInstant(db, table, window[1], now, query.expiringWithin * DAY);
-      return async () => Math.min(await edges(), await entering());
+      return earliest(edges, entering);
     },
   };
 }

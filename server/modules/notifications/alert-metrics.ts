@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
 import { epochCache, readEpoch, type EpochCache } from '../../db/access-epoch';
-import { keep, nextInstant, shiftedInstant, type Kept } from '../../db/count-cache';
+import { earliest, keep, nextInstant, shiftedInstant, type Kept } from '../../db/count-cache';
 
 const DAY = 86_400_000;
 
@@ -42,8 +42,7 @@ export function registerAlertMetrics(app: FastifyInstance, registry: client.Regi
   const reads = epochCache<Kept<unknown>>(app.db, 'alert-metrics');
   const kept = async <T>(key: string, now: Date, load: () => Promise<T>, table?: 'certificates' | 'licenses'): Promise<T> => {
     const end = table === 'certificates' ? 'date_not_after' : 'date_valid_until';
-    const edges = table && [nextInstant(app.db, table, [end], now), shiftedInstant(app.db, table, end, now, 7 * DAY), shiftedInstant(app.db, table, end, now, 30 * DAY)];
-    const until = edges && (async () => Math.min(...(await Promise.all(edges.map((edge) => edge())))));
+    const until = table && earliest(nextInstant(app.db, table, [end], now), ...[7, 30].map((days) => shiftedInstant(app.db, table, end, now, days * DAY)));
     return keep(reads as EpochCache<Kept<T>>, key, await readEpoch(app.db, 'data_epoch'), now, load, until);
   };
 

@@ -11,7 +11,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { isPostgres, type Queryable } from '../../db/database';
-import { nextInstant, shiftedInstant } from '../../db/count-cache';
+import { earliest, nextInstant, shiftedInstant } from '../../db/count-cache';
 import { certificateSql, licenseSql } from '../../db/status-sql';
 import { EXPIRING_PRESETS, type LicenseStatusFilter } from '../../../common/status-filters';
 import { DAY } from '../../../common/dates';
@@ -156,15 +156,15 @@ export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Pro
  * organizations': a change elsewhere only makes the kept counts be counted once more).
  */
 export function nextCountChange(db: Queryable, now: Date): () => Promise<number> {
-  const instants = [
+  return earliest(
+    async () => monthStarts(now)[1].getTime(),
     nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now),
     nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now),
     ...EXPIRING_PRESETS.flatMap((days) => [
       shiftedInstant(db, 'certificates', 'date_not_after', now, days * DAY),
       shiftedInstant(db, 'licenses', 'date_valid_until', now, days * DAY),
     ]),
-  ];
-  return async () => Math.min(monthStarts(now)[1].getTime(), ...(await Promise.all(instants.map((next) => next()))));
+  );
 }
 
 const until = (now: Date, days: number) => new Date(now.getTime() + days * DAY).toISOString();
