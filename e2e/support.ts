@@ -278,9 +278,9 @@ async function showScheme(page: Page, colorScheme: 'light' | 'dark') {
  * No axe violations at WCAG 2.1 A/AA (and the landmark rules above) on the screen as it is once
  * settled (colours mid-fade are no screen), in both colour schemes: all rules with the system set
  * to light (Playwright's default, where the test goes on), then the colour rules with it set to
- * dark. The app
- * follows the system while the person has picked no scheme (docs/decisions.md "Dark mode"), so a
- * test that picks one checks the screens before it does; the provider's pages follow the system always.
+ * dark. The app follows the system while the person has picked no scheme (docs/decisions.md "Dark
+ * mode"), so a test that picks one checks the screens before it does; the provider's pages follow the
+ * system always.
  */
 export async function expectAccessible(page: Page) {
   await showScheme(page, 'light');
