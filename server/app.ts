@@ -146,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(notificationRoutes);
     await api.register(webhookRoutes);
   }, { prefix: '/api' });
-  registerAlertMetrics(app, app.metricsRegistry);
+  registerAlertMetrics(app);
   if (config.notifications.worker) registerNotificationWorker(app);
 
   await registerWebApp(app);

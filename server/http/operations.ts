@@ -37,8 +37,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This app's metrics: modules add their gauges (notifications/alert-metrics.ts). */
-    metricsRegistry: client.Registry;
+    /** Families a module writes as text itself, for thousands of series (notifications/alert-metrics.ts). */
+    metricsText: Array<() => Promise<string>>;
   }
 }
 
@@ -53,7 +53,7 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
 export function registerOperations(app: FastifyInstance): void {
   // This app's requests and pool; the process's own metrics are served with them.
   const registry = new client.Registry();
-  app.decorate('metricsRegistry', registry);
+  app.decorate('metricsText', []);
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests by route and status',
@@ -105,6 +105,9 @@ export function registerOperations(app: FastifyInstance): void {
       return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ status: 'unauthorized', reason: 'METRICS_TOKEN is set: send it as a bearer token' });
     }
     reply.type(registry.contentType);
-    return `${await registry.metrics()}\n${await processRegistry.metrics()}`;
+    const families = [await registry.metrics()];
+    for (const text of app.metricsText) families.push(await text());
+    families.push(await processRegistry.metrics());
+    return families.join('\n');
   });
 }

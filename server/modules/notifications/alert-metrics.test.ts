@@ -19,6 +19,15 @@ function sample(body: string, name: string, labels: Record<string, string>): num
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
 
+/** Problems with the exposition as a Prometheus scraper reads it: a family typed twice, or a line it cannot parse. */
+function formatProblems(body: string): string[] {
+  const typed = body.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]);
+  const twice = typed.filter((name, i) => typed.indexOf(name) !== i).map((name) => `typed twice: ${name}`);
+  const sampleLine = /^[a-zA-Z_:][\w:]*(\{([a-zA-Z_]\w*="([^"\\\n]|\\["\\n])*",?)*\})? (-?[\d.e+-]+|NaN|[+-]Inf)$/;
+  const unreadable = body.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !sampleLine.test(l));
+  return [...twice, ...unreadable];
+}
+
 describe.each(dialects)('alerting metrics on %s', (dialect) => {
   const t = useTestApp(dialect, { demo: false });
   const make = factories(t);
@@ -44,6 +53,7 @@ describe.each(dialects)('alerting metrics on %s', (dialect) => {
     expect(sample(body, 'portal_pending_approvals', { ...id, kind: 'certificate' })).toBe(1);
     expect(sample(body, 'portal_pending_approval_oldest_age_seconds', { ...id, kind: 'certificate' })).toBe(3 * 86_400);
     expect(sample(body, 'portal_pending_approvals', { organization_id: other.id, kind: 'license' })).toBe(1);
+    expect(formatProblems(body)).toEqual([]);
     // Names never appear: ids only.
     expect(body).not.toContain(org.name);
     // Time passing moves them: 6 days on, the 5-day certificate has expired.
