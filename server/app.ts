@@ -32,6 +32,7 @@ import { memberRoutes } from './modules/members/routes';
 import { journalRoutes } from './modules/audit/routes';
 import { resourceRoutes } from './modules/resources/routes';
 import { pistonRoutes } from './modules/piston/routes';
+import { withFastPoll } from './modules/piston/fast-poll';
 import { tokenRoutes } from './modules/tokens/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { notificationRoutes } from './modules/notifications/routes';
@@ -75,6 +76,9 @@ function providerOrigins(config: Config): string[] {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const serverFactory = options.serverFactory;
+  /** This app once built: main.ts hands the server over only then (http/starting.ts). */
+  const built: { app?: FastifyInstance } = {};
   const app = Fastify({
     // Codes, interaction ids, tokens, cookies and secrets never reach the log (http/logging.ts).
     logger: options.logger ?? loggerOptions(config, options.logStream),
@@ -85,7 +89,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
     // X-Forwarded-For names the client only when it comes from a configured proxy (TRUST_PROXY).
     trustProxy: trustProxyOption(config.trustProxy),
-    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    // The server main.ts listens on answers a gateway's unchanged poll before Fastify (modules/piston/fast-poll.ts).
+    ...(serverFactory ? { serverFactory: ((handler, opts) => serverFactory(withFastPoll(handler, () => built.app), opts)) satisfies FastifyServerFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -150,5 +155,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (config.notifications.worker) registerNotificationWorker(app);
 
   await registerWebApp(app);
+  built.app = app;
   return app;
 }

@@ -26,7 +26,11 @@ declare module 'fastify' {
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+  return bearerTokenOf(request.headers.authorization);
+}
+
+/** The token of an Authorization header `Bearer <token>` (RFC 6750's b64token), or null. */
+export function bearerTokenOf(header: string | undefined): string | null {
   const match = header && /^Bearer ([A-Za-z0-9\-_.~+/]+=*)$/.exec(header);
   return match ? match[1] : null;
 }

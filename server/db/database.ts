@@ -87,7 +87,11 @@ class WriteMarker implements KyselyPlugin {
 
 function mayWrite(node: RootOperationNode): boolean {
   if (node.kind === 'SelectQueryNode') return false;
-  if (node.kind === 'RawNode') return !/^\s*select\b/i.test(node.sqlFragments[0] ?? '');
+  // Raw SQL: a select, or a with … select (the alert gauges' reads), unless it names a writing statement anywhere.
+  if (node.kind === 'RawNode') {
+    const text = node.sqlFragments.join(' ');
+    return !/^\s*(select|with)\b/i.test(text) || /\b(insert|update|delete|merge)\b/i.test(text);
+  }
   return true;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The export epoch as the gateways' polls read it (modules/piston/exports.ts). SQLite: held for a
- * second unless this process writes (readHeld). PostgreSQL: a query per poll was most of a 304's cost, so each
+ * second unless this process writes (heldEpoch). PostgreSQL: a query per poll was most of a 304's cost, so each
  * instance listens (LISTEN export_epoch, migration 0016) and holds the number in memory; a poll then
  * needs no query. NOTIFY is delivered at commit, so another instance's change is served within the
  * moment the notification takes to arrive; a gateway polling once a minute cannot tell.
@@ -31,11 +31,15 @@ interface Watch {
 const watches = new WeakMap<object, Watch>();
 
 export async function readExportEpoch(db: Db): Promise<number> {
+  return knownExportEpoch(db) ?? (watching(db) ? readEpoch(db, 'export_epoch') : readAndHold(db));
+}
+
+/** The epoch when this process knows it without a query (listened to, or held); undefined when it must be read. */
+export function knownExportEpoch(db: Db): number | undefined {
   const watch = watching(db);
-  if (!watch) return readHeld(db);
+  if (!watch) return heldEpoch(db, performance.now());
   const known = watch.value;
-  if (known !== undefined && performance.now() - lastWriteAt(db) > WRITE_WINDOW_MS) return known;
-  return readEpoch(db, 'export_epoch');
+  return known !== undefined && performance.now() - lastWriteAt(db) > WRITE_WINDOW_MS ? known : undefined;
 }
 
 /**
@@ -46,10 +50,13 @@ export async function readExportEpoch(db: Db): Promise<number> {
 const HOLD_MS = 1_000;
 const held = new WeakMap<object, { epoch: number; readAt: number }>();
 
-async function readHeld(db: Db): Promise<number> {
-  const at = performance.now();
+function heldEpoch(db: Db, at: number): number | undefined {
   const last = held.get(db);
-  if (last && at - last.readAt < HOLD_MS && lastWriteAt(db) < last.readAt) return last.epoch;
+  return last && at - last.readAt < HOLD_MS && lastWriteAt(db) < last.readAt ? last.epoch : undefined;
+}
+
+async function readAndHold(db: Db): Promise<number> {
+  const at = performance.now();
   const epoch = await readEpoch(db, 'export_epoch');
   held.set(db, { epoch, readAt: at });
   return epoch;

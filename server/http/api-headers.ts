@@ -5,7 +5,7 @@
  * nonce, and the same headers serve every answer. Building them per request cost about a tenth of
  * a list request's CPU under load (helmet parsed its directives and drew a nonce each time).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -34,4 +34,13 @@ export function registerApiHeaders(api: FastifyInstance): void {
   api.addHook('onRequest', async (_request, reply) => {
     reply.headers(API_HEADERS);
   });
+}
+
+/**
+ * A 304 carries what RFC 9110 §15.4.5 asks of it (ETag, Cache-Control; Node adds Date) and not these: they belong to
+ * the 200 the client keeps, and a cache keeps them through a 304 without them (RFC 9111 §4.3.4). Fourteen headers
+ * were half the cost of a gateway's poll (Node checks and writes each one; docs/performance.md).
+ */
+export function dropApiHeaders(reply: FastifyReply): void {
+  for (const name of Object.keys(API_HEADERS)) reply.removeHeader(name);
 }

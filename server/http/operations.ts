@@ -37,6 +37,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Durations of the requests by method, route and status (modules/piston/fast-poll.ts counts the polls it answers). */
+    requestDurations: client.Histogram<'method' | 'route' | 'status'>;
     /** Families a module writes as text itself, for thousands of series (notifications/alert-metrics.ts). */
     metricsText: Array<() => Promise<string>>;
   }
@@ -61,6 +63,7 @@ export function registerOperations(app: FastifyInstance): void {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  app.decorate('requestDurations', duration);
   // Connections of the database pool (PostgreSQL; SQLite has its one connection): in use = total - idle.
   new client.Gauge({
     name: 'db_pool_connections',

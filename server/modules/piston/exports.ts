@@ -4,8 +4,8 @@
  * (archive.ts). Both are pure functions of the database and the clock: the same content gives the
  * same bytes.
  */
-import type { Queryable } from '../../db/database';
-import { readExportEpoch } from '../../db/export-epoch';
+import type { Db, Queryable } from '../../db/database';
+import { knownExportEpoch, readExportEpoch } from '../../db/export-epoch';
 import { withEtag, type Export } from './archive';
 import { buildCertsArchive } from './archive-builder';
 import { exportRebuilds } from '../../metrics';
@@ -115,6 +115,19 @@ async function cached(db: Queryable, kind: 'routes' | 'certs', now: Date, build:
   } finally {
     if (running.get(kind)?.entry === entry) running.delete(kind);
   }
+}
+
+/** The kept export when it is still current and this process knows so without a query (modules/piston/fast-poll.ts). */
+export function keptExport(db: Db, kind: 'routes' | 'certs', now: Date): Export | undefined {
+  const epoch = knownExportEpoch(db);
+  const hit = exportCache.get(db)?.get(kind);
+  return epoch !== undefined && fresh(hit, epoch, now.getTime()) ? hit!.result : undefined;
+}
+
+/** True when a client that sent this If-None-Match already has `etag` (RFC 9110 §13.1.2, strong comparison). */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim() === etag);
 }
 
 export function currentRoutesHcl(db: Queryable, now: Date): Promise<Export> {

@@ -8,7 +8,7 @@ import { authorizeGlobal } from '../../access/authorize';
 import { unauthorized } from '../../errors';
 import { isApiToken, verifyApiToken } from '../tokens/api-tokens';
 
-const PISTON_GROUP = 'piston_export';
+export const PISTON_GROUP = 'piston_export';
 
 export async function authenticateGateway(api: FastifyInstance, request: FastifyRequest): Promise<void> {
   const token = bearerToken(request);

@@ -7,23 +7,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pistonStatisticsSchema } from '../../../common/schemas/piston';
 import { authenticateGateway } from './gateway-auth';
-import { currentCertsArchive, currentRoutesHcl, type Export } from './exports';
+import { currentCertsArchive, currentRoutesHcl, notModified, type Export } from './exports';
 import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
 import { stopExportEpochWatch } from '../../db/export-epoch';
 import { buildStatistics } from './statistics';
 import { errorBodySchema } from '../../http/error-handler';
 import { fileResponse } from '../../http/openapi';
-
-/** True when the client already has this version (RFC 9110 §13.1.2, strong comparison). */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  return header.trim() === '*' || header.split(',').some((tag) => tag.trim() === etag);
-}
+import { dropApiHeaders } from '../../http/api-headers';
 
 function sendExport(request: FastifyRequest, reply: FastifyReply, result: Export, type: string, fileName: string) {
   reply.header('etag', result.etag).header('cache-control', 'no-cache');
-  if (notModified(request, result.etag)) return reply.status(304).send();
+  if (notModified(request.headers['if-none-match'], result.etag)) {
+    dropApiHeaders(reply);
+    return reply.status(304).send();
+  }
   return reply.type(type).header('content-disposition', `attachment; filename="${fileName}"`).send(result.body);
 }
 

@@ -59,14 +59,21 @@ export async function signApiToken(api: FastifyInstance, input: { upn: string; g
   return { token, id };
 }
 
-export async function verifyApiToken(api: FastifyInstance, token: string): Promise<ApiTokenClaims> {
+/** The claims of a token verified before and not expired since; undefined when it has to be verified (again). */
+export function knownApiToken(api: FastifyInstance, token: string): ApiTokenClaims | undefined {
   const tokens = verifiedOf(api);
   const known = tokens.get(token);
-  if (known) {
-    // jose's rule (exp is exclusive, no tolerance), as at the first check.
-    if (Math.floor(api.now().getTime() / 1000) < known.exp) return known;
-    tokens.delete(token);
-  }
+  if (!known) return undefined;
+  // jose's rule (exp is exclusive, no tolerance), as at the first check.
+  if (Math.floor(api.now().getTime() / 1000) < known.exp) return known;
+  tokens.delete(token);
+  return undefined;
+}
+
+export async function verifyApiToken(api: FastifyInstance, token: string): Promise<ApiTokenClaims> {
+  const known = knownApiToken(api, token);
+  if (known) return known;
+  const tokens = verifiedOf(api);
   // Without the secret there is no key: 503 says so instead of calling every token bad.
   const { publicKey } = api.masterSecret.deriveKeyPair(KEY_PURPOSE);
   let payload;
