@@ -76,7 +76,8 @@ export async function runTargets(
   for (const target of targets) {
     const run: TargetRun = { target, rounds: [] };
     runs.push(run);
-    const headers: Record<string, string> = { authorization: `Bearer ${tokens[target.as]}` };
+    // As the web app's browser asks (Chromium's Accept-Encoding): the portal sends kept pages gzipped to it.
+    const headers: Record<string, string> = { authorization: `Bearer ${tokens[target.as]}`, 'accept-encoding': 'gzip, deflate, br, zstd' };
     try {
       const first = await probe(`${portal.current.url}${target.path}`, headers);
       if (target.conditional && first.etag) headers['if-none-match'] = first.etag;

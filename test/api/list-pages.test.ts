@@ -5,6 +5,7 @@
  * compared with a count of the rows themselves, each page with the rows, on both engines.
  */
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DAY } from '../../common/dates';
 import { audit } from '../../server/db/audit';
@@ -180,5 +181,30 @@ describe.each(dialects)('list pages and totals on %s', (dialect) => {
       expect(res.json()[0].message, url).toBe('kept-page-marker written after the page was kept');
     }
   });
-});
 
+  it('sends a page gzipped to a client that accepts it (the same JSON), and as it is to one that does not', async () => {
+    const org = await make.organization({ parent: w.partner });
+    for (let i = 0; i < 8; i++) await make.certificate(org, i % 2 ? 'approved' : 'requested');
+    const get = (url: string, acceptEncoding?: string) =>
+      t.call(SUPERVISOR, { method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+    for (const url of [`/api/organizations/${org.id}/certificates`, '/api/approve']) {
+      const plain = await get(url);
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Accept-Encoding');
+      for (const accepted of ['gzip, deflate, br, zstd', 'br;q=1, gzip;q=0.5']) {
+        const zipped = await get(url, accepted);
+        expect(zipped.headers['content-encoding']).toBe('gzip');
+        expect(zipped.headers.vary).toBe('Accept-Encoding');
+        expect(zipped.headers['x-total-count']).toBe(plain.headers['x-total-count']);
+        expect(Number(zipped.headers['content-length'])).toBeLessThan(plain.rawPayload.length);
+        expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
+      }
+      for (const refused of ['gzip;q=0', 'identity', 'br']) expect((await get(url, refused)).headers['content-encoding']).toBeUndefined();
+    }
+    // A page under a kilobyte goes as it is: compressing it would save less than it costs.
+    const small = await get(`/api/organizations/${(await make.organization({ parent: w.partner })).id}/certificates`, 'gzip');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
+  });
+});

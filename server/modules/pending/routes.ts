@@ -3,10 +3,11 @@
  * acknowledgements waiting in the organizations where the caller has an applying role.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PENDING_PAGE_SIZE, pendingCertificateExportQuery, pendingLicenseExportQuery, pendingQuery, pendingSchema, type Pending } from '../../../common/schemas/pending';
+import { PENDING_PAGE_SIZE, pendingCertificateExportQuery, pendingLicenseExportQuery, pendingQuery, pendingSchema } from '../../../common/schemas/pending';
 import { csvResponse, sendCsv } from '../../http/csv';
 import { actorOf } from '../../auth/hook';
 import { pendingJson } from './service';
+import { sendKeptJson } from '../../db/page-cache';
 import { exportPendingCertificates, exportPendingLicenses } from './export';
 
 const DESCRIPTIONS = {
@@ -30,9 +31,8 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
         },
       },
       async (request, reply) => {
-        const json = await pendingJson(api.db, actorOf(request), kind, request.query, api.now());
-        // JSON made by the service with the schema's own encoding (service.ts); Fastify sends bytes as they are.
-        return reply.type('application/json; charset=utf-8').send(json as unknown as Pending);
+        // JSON made by the service with the schema's own encoding (service.ts), kept while its pages are.
+        return sendKeptJson(reply, await pendingJson(api.db, actorOf(request), kind, request.query, api.now()));
       },
     );
 
