@@ -38,8 +38,8 @@ export function registerApiHeaders(api: FastifyInstance): void {
 
 /**
  * A 304 carries what RFC 9110 §15.4.5 asks of it (ETag, Cache-Control; Node adds Date) and not these: they belong to
- * the 200 the client keeps, and a cache keeps them through a 304 without them (RFC 9111 §4.3.4). Fourteen headers
- * were half the cost of a gateway's poll (Node checks and writes each one; docs/performance.md).
+ * the 200 the client keeps, and a cache keeps them through a 304 without them (RFC 9111 §4.3.4). The fourteen headers
+ * were about a third of a gateway's poll (Node checks and writes each one; docs/performance.md).
  */
 export function dropApiHeaders(reply: FastifyReply): void {
   for (const name of Object.keys(API_HEADERS)) reply.removeHeader(name);

@@ -124,6 +124,9 @@ export function keptExport(db: Db, kind: 'routes' | 'certs', now: Date): Export 
   return epoch !== undefined && fresh(hit, epoch, now.getTime()) ? hit!.result : undefined;
 }
 
+/** What every answer of an export carries, its 304 too (and a 304 nothing else: routes.ts, fast-poll.ts). */
+export const exportHeaders = (etag: string) => ({ etag, 'cache-control': 'no-cache' });
+
 /** True when a client that sent this If-None-Match already has `etag` (RFC 9110 §13.1.2, strong comparison). */
 export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;

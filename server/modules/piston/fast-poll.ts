@@ -13,7 +13,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { FastifyInstance } from 'fastify';
 import { bearerTokenOf } from '../../auth/hook';
 import { knownApiToken } from '../tokens/api-tokens';
-import { keptExport, notModified } from './exports';
+import { exportHeaders, keptExport, notModified } from './exports';
 import { PISTON_GROUP } from './gateway-auth';
 
 /** Levels at which Fastify logs no request (it logs each at info). */
@@ -32,8 +32,8 @@ function answerUnchanged(app: FastifyInstance, request: IncomingMessage, respons
   if (!claims?.groups.includes(PISTON_GROUP)) return false;
   const kept = keptExport(app.db, kind, app.now());
   if (!kept || !notModified(ifNoneMatch, kept.etag)) return false;
-  // The headers of the route's 304 (routes.ts): ETag and Cache-Control, Date from Node.
-  response.writeHead(304, { etag: kept.etag, 'cache-control': 'no-cache' }).end();
+  // The headers of the route's 304 (routes.ts); Date from Node.
+  response.writeHead(304, exportHeaders(kept.etag)).end();
   return true;
 }
 

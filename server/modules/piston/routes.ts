@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pistonStatisticsSchema } from '../../../common/schemas/piston';
 import { authenticateGateway } from './gateway-auth';
-import { currentCertsArchive, currentRoutesHcl, notModified, type Export } from './exports';
+import { currentCertsArchive, currentRoutesHcl, exportHeaders, notModified, type Export } from './exports';
 import { buildCertsArchive, closeArchiveBuilder } from './archive-builder';
 import { stopExportEpochWatch } from '../../db/export-epoch';
 import { buildStatistics } from './statistics';
@@ -16,7 +16,7 @@ import { fileResponse } from '../../http/openapi';
 import { dropApiHeaders } from '../../http/api-headers';
 
 function sendExport(request: FastifyRequest, reply: FastifyReply, result: Export, type: string, fileName: string) {
-  reply.header('etag', result.etag).header('cache-control', 'no-cache');
+  reply.headers(exportHeaders(result.etag));
   if (notModified(request.headers['if-none-match'], result.etag)) {
     dropApiHeaders(reply);
     return reply.status(304).send();
