@@ -135,6 +135,9 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 
 const warnings = (portal: Portal, from = 0) => portal.lines.slice(from).filter((l) => l.level >= 40);
 
+/** Waits for a warning: it comes through the child's stdout, which may be read after an answer that followed it. */
+const untilWarned = (portal: Portal, message: RegExp, what: string) => until(async () => warnings(portal).some((l) => message.test(l.msg)), 10_000, what);
+
 describe.runIf(postgres)('start-up against a PostgreSQL that is not there yet', () => {
   it('answers /healthz, reports the reason on /readyz, becomes ready when the database answers, and warns when it goes away', async () => {
     const databaseUrl = new URL(await freshDatabase());
@@ -153,7 +156,7 @@ describe.runIf(postgres)('start-up against a PostgreSQL that is not there yet', 
     expect(api.headers.get('retry-after')).toBe('5');
     expect(api.body).toMatchObject({ message: expect.stringMatching(/The portal is starting \(database unreachable/), severity: 'ERROR' });
     // Each failed attempt once at warn with the reason; nothing that names the password.
-    expect(warnings(portal).map((l) => l.msg)).toContainEqual(expect.stringMatching(/^database unreachable: connect ECONNREFUSED .*, retrying in \d+ s$/));
+    await untilWarned(portal, /^database unreachable: connect ECONNREFUSED .*, retrying in \d+ s$/, 'a warning of the unreachable database');
 
     await proxy.start();
     await waitFor(`${portal.url}/readyz`, 60_000);
@@ -207,9 +210,7 @@ describe('start-up against an external provider that is not there yet', () => {
     const portal = await startPortal({ SEED_DEMO: 'true', OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'customer-portal', OIDC_AUDIENCE: 'customer-portal-api' });
     await waitFor(`${portal.url}/healthz`, 60_000);
     await until(async () => /identity provider unreachable: fetch failed.*retrying in \d+ s/.test((await get(`${portal.url}/readyz`)).body?.reason ?? ''), 30_000, 'the provider on /readyz');
-    // The warning comes through the child's stdout, which may be read after /readyz has answered.
-    const unreachable = /^identity provider unreachable: fetch failed \(.*ECONNREFUSED.*\), retrying in \d+ s$/;
-    await until(async () => warnings(portal).some((l) => unreachable.test(l.msg)), 10_000, 'a warning of the unreachable provider');
+    await untilWarned(portal, /^identity provider unreachable: fetch failed \(.*ECONNREFUSED.*\), retrying in \d+ s$/, 'a warning of the unreachable provider');
 
     // The provider comes up later: another portal's built-in one.
     const providerDb: Db = openDatabase({ sqliteFile: ':memory:' });
