@@ -19,6 +19,8 @@ export interface RequestActor extends Actor {
   epoch: number;
   /** The data epoch read with it: kept list pages and totals are valid for it (db/page-cache.ts). */
   data_epoch: number;
+  /** The journal epoch read with it: kept journal pages are valid for it (audit/journal.ts). */
+  journal_epoch: number;
 }
 
 export async function loadAssignments(db: Queryable, memberId: string) {
@@ -107,11 +109,11 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
   // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
   // Read first, so the member and roles read below are at least as new as the epoch they are cached for.
-  const { access: epoch, data } = await readEpochs(db);
+  const { access: epoch, data, journal } = await readEpochs(db);
   const actors = epochCache<RequestActor>(db, 'actors');
   const cached = actors.get(identity.email, epoch);
-  // The kept actor with this request's data epoch (a fresh object: the kept one is shared).
-  if (cached) return { ...cached, data_epoch: data };
+  // The kept actor with this request's data and journal epochs (a fresh object: the kept one is shared).
+  if (cached) return { ...cached, data_epoch: data, journal_epoch: journal };
   const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
@@ -126,6 +128,7 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
   const actor = actors.set(identity.email, epoch, {
     epoch,
     data_epoch: data,
+    journal_epoch: journal,
     member_id: member.member_id,
     email: member.member_email,
     name: member.name,

@@ -13,18 +13,19 @@ import { sql } from 'kysely';
 import { readRow, type Queryable } from './database';
 
 /**
- * The access and data epochs in one statement: every signed-in request reads both (the data epoch
- * keys the kept list pages and totals), and a statement costs more than the lookups themselves.
- * Read together, the data epoch is never older than the access epoch it comes with.
+ * The access, data and journal epochs in one statement: every signed-in request reads them (the
+ * data epoch keys the kept list pages and totals, the journal epoch the kept journal pages), and a
+ * statement costs more than the lookups themselves. Read together, neither of the others is older
+ * than the access epoch it comes with.
  */
-const EPOCHS = 'select (select epoch from access_epoch where id = 1) as access, (select epoch from data_epoch where id = 1) as data';
+const EPOCHS = 'select (select epoch from access_epoch where id = 1) as access, (select epoch from data_epoch where id = 1) as data, (select epoch from journal_epoch where id = 1) as journal';
 
-export async function readEpochs(db: Queryable): Promise<{ access: number; data: number }> {
+export async function readEpochs(db: Queryable): Promise<{ access: number; data: number; journal: number }> {
   const row = await (readRow(db, EPOCHS) ?? sql<Record<string, unknown>>`${sql.raw(EPOCHS)}`.execute(db).then((r) => r.rows[0]));
-  return { access: Number(row.access), data: Number(row.data) };
+  return { access: Number(row.access), data: Number(row.data), journal: Number(row.journal) };
 }
 
-export type EpochName = 'access_epoch' | 'export_epoch' | 'data_epoch';
+export type EpochName = 'access_epoch' | 'export_epoch' | 'data_epoch' | 'journal_epoch';
 
 /** The number of an epoch row (db/epoch-triggers.ts). */
 export async function readEpoch(db: Queryable, name: EpochName): Promise<number> {

@@ -19,6 +19,7 @@ import * as archiveVersions from './migrations/20261123_0015_archive_versions';
 import * as exportEpochNotify from './migrations/20261125_0016_export_epoch_notify';
 import * as sortIndexes from './migrations/20261126_0017_sort_indexes';
 import * as notifications from './migrations/20261127_0018_notifications';
+import * as journalEpoch from './migrations/20261127_0019_journal_epoch';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '20261125_0016_export_epoch_notify': exportEpochNotify,
   '20261126_0017_sort_indexes': sortIndexes,
   '20261127_0018_notifications': notifications,
+  '20261127_0019_journal_epoch': journalEpoch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -146,7 +146,7 @@ interface OidcPayloadsTable {
 }
 
 /** Small named values shared by all instances: signing keys, the master-secret verifier. */
-/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch, data_epoch. */
+/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch, data_epoch, journal_epoch. */
 interface AccessEpochTable {
   id: number;
   epoch: string | number;
@@ -282,6 +282,7 @@ export interface Database {
   access_epoch: AccessEpochTable;
   export_epoch: AccessEpochTable;
   data_epoch: AccessEpochTable;
+  journal_epoch: AccessEpochTable;
   journal_counters: JournalCountersTable;
   archive_versions: ArchiveVersionsTable;
   events: EventsTable;

@@ -11,14 +11,14 @@ import { csvDisposition, csvStream, journalExport, type CsvColumn, exportedOrgan
 const records = z.array(auditRecordSchema);
 
 /**
- * One page of the journal as JSON. Records are only ever appended, numbered 1…n per organization
- * in the transaction that writes them, so every page (filtered or not) is fixed by n: it is kept
- * for n, and the next record written makes it anew (db/page-cache.ts, with n for the epoch).
+ * One page of the journal as JSON, kept for the journal epoch read at sign-in (db/page-cache.ts):
+ * the next record written anywhere moves it on, so a kept page is found without a statement. Records
+ * are only ever appended, numbered 1…n per organization, so a page is made from n, read first.
  */
 export async function listJournal(db: Db, actor: RequestActor, organizationId: string, query: JournalQuery): Promise<JsonPage> {
   await authorize(db, actor, 'read', organizationId);
-  const size = await journalSize(db, organizationId);
-  return cachedPage(db, size, `journal ${organizationId} ${queryKey(query)}`, null, async () => {
+  return cachedPage(db, actor.journal_epoch, `journal ${organizationId} ${queryKey(query)}`, null, async () => {
+    const size = await journalSize(db, organizationId);
     const { rows, total } = await listAuditRecords(db, organizationId, query, undefined, size);
     return { json: encodeJson(records, rows), total };
   });
