@@ -39,7 +39,7 @@ async function overviewOf(db: Db, actor: RequestActor, scope: repo.Scope, now: D
   const journalScope = journal === 'own' ? [actor.organization_id] : scope;
   const [counts, records, organizations] = await Promise.all([
     keptCounts(db, actor, scope, now),
-    // Not kept: the journal moves no epoch, and its newest records are one index seek each.
+    // Not kept: its newest records are one index seek each, and a kept copy would go with every record written (the journal epoch).
     repo.latestRecords(db, journalScope, JOURNAL_ENTRIES),
     scope === 'all' ? repo.organizationCount(db) : scope.length,
   ]);
