@@ -39,6 +39,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/**
+ * autocannon 9 keeps the body of every answer as a string (`body += chunk`, lib/pipelinedRequestsQueue.js) for
+ * options this bench does not use (expectBody, verifyBody); the probe checks each target's body once instead
+ * (runner.ts). Decoding a gzipped page as UTF-8 text cost the client about 40 µs per answer (a 5.7 kB body:
+ * 93 → 51 µs of the client's CPU without it, a 17-byte one unchanged), on the two cores the portal shares with
+ * it: the client's waste was charged to the portal. Its byte count stays (addByteCount).
+ */
+function keepNoBodies(client: NodeJS.EventEmitter): void {
+  const queue = (client as unknown as { pipelinedRequests?: { addBody?: unknown } }).pipelinedRequests;
+  if (typeof queue?.addBody !== 'function') throw new Error('autocannon changed: its client has no pipelinedRequests.addBody to leave out (scripts/bench/load.ts)');
+  queue.addBody = () => {};
+}
+
 export interface RunningLoad {
   result: Promise<LoadResult>;
   /** Ends the run early (the result covers what was done until then). */
@@ -51,6 +64,7 @@ export function startLoad(options: LoadOptions): RunningLoad {
   const sentAt = new Map<object, number>();
   const answeredBy = new Map<object, number>();
   const setupClient = (client: NodeJS.EventEmitter) => {
+    keepNoBodies(client);
     answeredBy.set(client, 0);
     client.on('request', () => sentAt.set(client, performance.now()));
     client.on('response', (_status: number, _bytes: number, ms: number) => {
