@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastif
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { createLocalJWKSet } from 'jose';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { trustProxyOption, type Config } from './config';
 import type { Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
@@ -16,6 +16,7 @@ import { registerTargetGuard } from './access/target-guard';
 import { errorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerApiHeaders } from './http/api-headers';
+import { keepingValidatorCompiler, parseQuerystring } from './http/validation-cache';
 import { registerErrorResponses, registerOpenApi } from './http/openapi';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
@@ -82,8 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Codes, interaction ids, tokens, cookies and secrets never reach the log (http/logging.ts).
     logger: options.logger ?? loggerOptions(config, options.logStream),
-    // URL-encoded distinguished names are often several hundred characters long.
-    routerOptions: { maxParamLength: 4096 },
+    // URL-encoded distinguished names are often several hundred characters long. Query strings are
+    // parsed and validated once per text (http/validation-cache.ts).
+    routerOptions: { maxParamLength: 4096, querystringParser: parseQuerystring },
     bodyLimit: 256 * 1024,
     // A path that does not decode (%zz, %c0%ae) or a too long id: the same JSON error body as every other refusal.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
@@ -93,7 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(serverFactory ? { serverFactory: ((handler, opts) => serverFactory(withFastPoll(handler, () => built.app), opts)) satisfies FastifyServerFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(keepingValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
