@@ -54,15 +54,18 @@ describe.each(dialects)('export epoch on %s', (dialect) => {
 
   it('never reads what a transaction in progress has not committed', async () => {
     const before = await readEpoch(database.db, 'export_epoch');
+    const epochsBefore = await readEpochs(database.db);
     let read: Promise<{ access: number; data: number; exported: number }> | undefined;
     await database.db.transaction().execute(async (tx) => {
       await moveEpoch(tx, 'rolled-back');
+      // As the triggers of a list's table do (migration 0010): the sign-in's one statement reads it.
+      await sql`update data_epoch set epoch = epoch + 1 where id = 1`.execute(tx);
       // Asked while the transaction holds its uncommitted row: answered after it ended.
       read = Promise.all([readEpochs(database.db), readExportEpoch(database.db)]).then(([e, exported]) => ({ ...e, exported }));
       await new Promise((r) => setTimeout(r, 50));
       throw new Error('roll back');
     }).catch((error: Error) => expect(error.message).toBe('roll back'));
-    expect((await read!).exported).toBe(before);
+    expect(await read!).toEqual({ ...epochsBefore, exported: before });
     expect(await readExportEpoch(database.db)).toBe(before);
   });
 });
