@@ -15,6 +15,13 @@ export async function createEpoch(db: Kysely<any>, name: string, tables: readonl
     await sql`create function ${sql.raw(`bump_${name}`)}() returns trigger language plpgsql as ${sql.lit(
       `begin update ${name} set epoch = epoch + 1 where id = 1; return null; end`,
     )}`.execute(db);
+  }
+  await addEpochTriggers(db, name, tables);
+}
+
+/** Makes every write to `tables` move the existing epoch `name` on as well. */
+export async function addEpochTriggers(db: Kysely<any>, name: string, tables: readonly string[]): Promise<void> {
+  if (isPostgres(db)) {
     for (const table of tables) {
       // Once per statement: a bulk change moves it once.
       await sql`create trigger ${sql.raw(`${table}_${name}`)} after insert or update or delete on ${sql.table(table)}
@@ -30,12 +37,16 @@ export async function createEpoch(db: Kysely<any>, name: string, tables: readonl
   }
 }
 
-export async function dropEpoch(db: Kysely<any>, name: string, tables: readonly string[]): Promise<void> {
+export async function dropEpochTriggers(db: Kysely<any>, name: string, tables: readonly string[]): Promise<void> {
   if (isPostgres(db)) {
     for (const table of tables) await sql`drop trigger if exists ${sql.raw(`${table}_${name}`)} on ${sql.table(table)}`.execute(db);
-    await sql`drop function if exists ${sql.raw(`bump_${name}`)}()`.execute(db);
   } else {
     for (const table of tables) for (const event of EVENTS) await sql`drop trigger if exists ${sql.raw(`${table}_${event}_${name}`)}`.execute(db);
   }
+}
+
+export async function dropEpoch(db: Kysely<any>, name: string, tables: readonly string[]): Promise<void> {
+  await dropEpochTriggers(db, name, tables);
+  if (isPostgres(db)) await sql`drop function if exists ${sql.raw(`bump_${name}`)}()`.execute(db);
   await db.schema.dropTable(name).execute();
 }

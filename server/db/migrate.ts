@@ -20,6 +20,7 @@ import * as exportEpochNotify from './migrations/20261125_0016_export_epoch_noti
 import * as sortIndexes from './migrations/20261126_0017_sort_indexes';
 import * as notifications from './migrations/20261127_0018_notifications';
 import * as journalEpoch from './migrations/20261127_0019_journal_epoch';
+import * as domainsDataEpoch from './migrations/20261127_0020_domains_data_epoch';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '20261126_0017_sort_indexes': sortIndexes,
   '20261127_0018_notifications': notifications,
   '20261127_0019_journal_epoch': journalEpoch,
+  '20261127_0020_domains_data_epoch': domainsDataEpoch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

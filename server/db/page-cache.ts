@@ -1,7 +1,7 @@
 /**
  * List pages kept per instance as the bytes of their JSON, like the list totals (db/count-cache.ts):
- * valid while the data epoch (migration 0010: every write to certificates, licenses, members, roles
- * and organizations, by whoever, on any instance) stays where it was, and until the first instant
+ * valid while the data epoch (migrations 0010 and 0020: every write to certificates, licenses, members,
+ * roles, organizations and their domains, by whoever, on any instance) stays where it was, and until the first instant
  * at which the page could differ by time alone. Everyone opening a screen, and every poll, asks for
  * the same first pages: reading 100 rows with their joins and encoding 50 kB of JSON costs
  * milliseconds, sending kept bytes almost nothing. See docs/decisions.md "List pages".

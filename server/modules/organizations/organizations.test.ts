@@ -254,6 +254,40 @@ describe.each(dialects)('organizations API on %s', (dialect) => {
       expect(cleared.json()).toMatchObject({ website: null, domains: [org.domain], address: current.address });
     });
 
+    it('shows a change of the domains alone in the organization list at once, whoever wrote it', async () => {
+      const { org } = await customer({ trusted: true });
+      const listed = async () => {
+        const res = await t.call(w.supervisor.email, { method: 'GET', url: `/api/organizations?filter=${encodeURIComponent(org.name)}` });
+        return res.json().find((o: { organization_id: string }) => o.organization_id === org.id)?.domains;
+      };
+      // Asked twice: the second answer is the page kept for the data epoch.
+      expect(await listed()).toEqual([org.domain]);
+      expect(await listed()).toEqual([org.domain]);
+      const saved = await t.call(w.supervisor.email, { method: 'PUT', url: url(org.id), payload: { domains: [org.domain, `eu.${org.domain}`] } });
+      expect(saved.statusCode).toBe(200);
+      expect(await listed()).toEqual([org.domain, `eu.${org.domain}`]);
+      // Another program (psql, a script) writing the table directly.
+      await t.db.deleteFrom('organization_domains').where('organization_id', '=', org.id).where('domain', '=', `eu.${org.domain}`).execute();
+      expect(await listed()).toEqual([org.domain]);
+    });
+
+    it('answers GET with the organization as it is after any write, whoever wrote it, and with the caller\'s own roles', async () => {
+      const { org } = await customer({ trusted: true });
+      const get = async (as = w.supervisor.email) => (await t.call(as, { method: 'GET', url: url(org.id) })).json();
+      // Asked twice: the second answer is the one kept for the data epoch.
+      expect(await get()).toMatchObject({ website: null, domains: [org.domain] });
+      expect(await get()).toMatchObject({ website: null, domains: [org.domain] });
+      await t.db.updateTable('organizations').set({ website: 'https://direct.example' }).where('organization_id', '=', org.id).execute();
+      expect(await get()).toMatchObject({ website: 'https://direct.example', domains: [org.domain] });
+      await t.db.insertInto('organization_domains').values({ organization_id: org.id, domain: `direct.${org.domain}` }).execute();
+      expect((await get()).domains).toEqual([`direct.${org.domain}`, org.domain].sort());
+      // Another member reading the same organization gets their own roles and abilities, not the kept ones.
+      const admin = await make.member(org, { role: 'ADMINISTRATOR', scope: 'ORGANIZATION' });
+      const theirs = await get(admin.email);
+      expect(theirs.roles).toEqual([{ organization_id: org.id, role: 'ADMINISTRATOR', scope: 'ORGANIZATION' }]);
+      expect((await get()).roles).not.toEqual(theirs.roles);
+    });
+
     it('refuses unknown fields with 400 naming them, and journals no save that changes nothing', async () => {
       const { org } = await customer({ trusted: true });
       const records = async () => Number((await t.db.selectFrom('audit_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
