@@ -6,7 +6,7 @@ import {
 } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
-import { sendPage } from '../../db/page-cache';
+import { sendKeptJson, sendPage } from '../../db/page-cache';
 import * as service from './service';
 import { csvResponse, sendCsv } from '../../http/csv';
 
@@ -26,8 +26,9 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {
     async (request, reply) => sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query)),
   );
 
-  api.get('/organizations/:id', { schema: { summary: 'Get an organization', operationId: 'getOrganization', tags, params, response: one } }, async (request) =>
-    service.getForActor(api.db, actorOf(request), request.params.id),
+  // JSON made by the service with the schema's own encoding, kept per data epoch (service.ts).
+  api.get('/organizations/:id', { schema: { summary: 'Get an organization', operationId: 'getOrganization', tags, params, response: one } }, async (request, reply) =>
+    sendKeptJson(reply, await service.getJsonForActor(api.db, actorOf(request), request.params.id)),
   );
 
   api.post('/organizations', { schema: { summary: 'Create an organization', operationId: 'createOrganization', tags, body: organizationCreateSchema, response: { 201: organizationSchema } } }, async (request, reply) => {

@@ -17,6 +17,7 @@ import { authorize, refuseWhen } from '../../access/authorize';
 import { audit, type AuditSubject } from '../../db/audit';
 import { lockRow } from '../../db/lock';
 import { organizationsKey } from '../../db/count-cache';
+import { epochCache } from '../../db/access-epoch';
 import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
 import { badRequest, conflict, forbidden } from '../../errors';
 import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
@@ -90,10 +91,19 @@ const ORGANIZATION_COLUMNS: CsvColumn<Organization>[] = [
   { header: 'your_roles', value: (o) => o.roles.map((r) => `${r.role} (${r.scope})`).join('; ') },
 ];
 
-export async function getForActor(db: Queryable, actor: Actor, organizationId: string): Promise<Organization> {
+/**
+ * One organization as the bytes of its JSON (GET /api/organizations/{id}), kept per data epoch for each
+ * member, since it shows the caller's roles and abilities there: every screen of an organization asks
+ * for it. Its own cache, not the list pages' 200 (db/page-cache.ts), which one entry per member and
+ * organization would push the screens' first pages out of. Authorized before anything kept is sent.
+ */
+export async function getJsonForActor(db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number; member_id: string }, organizationId: string): Promise<Buffer> {
   const target = await authorize(db, actor, 'read', organizationId);
-  const row = await repo.findOrganization(db, organizationId);
-  return toOrganization(actor, row!, target);
+  const epoch = await readDataEpoch(db, actor);
+  return epochCache<Buffer>(db, 'organization').through(`${organizationId} ${actor.member_id}`, epoch, async () => {
+    const row = await repo.findOrganization(db, organizationId);
+    return encodeJson(organizationSchema, toOrganization(actor, row!, target));
+  });
 }
 
 /**
