@@ -12,6 +12,7 @@ import {
   type SqliteDatabase, type Transaction, type UnknownRow,
 } from 'kysely';
 import type { Database } from './schema';
+import { sharingReads } from './shared-read';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -119,12 +120,15 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
     // under way when the server went away) would end the process. Its statement fails with the error.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const use = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    // A named statement: PostgreSQL parses and plans it once per connection.
-    const names = new Map<string, string>();
-    const readRow: RowReader = async (text) => {
-      let name = names.get(text);
-      if (!name) names.set(text, (name = `row_${names.size}`));
-      return (await pool.query({ name, text })).rows[0];
+    // A named statement (PostgreSQL parses and plans it once per connection), its concurrent callers sharing reads.
+    const readers = new Map<string, () => Promise<Record<string, unknown>>>();
+    const readRow: RowReader = (text) => {
+      let reader = readers.get(text);
+      if (!reader) {
+        const name = `row_${readers.size}`;
+        readers.set(text, (reader = sharingReads(async () => (await pool.query({ name, text })).rows[0])));
+      }
+      return reader();
     };
     const marker = new WriteMarker();
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [marker] }), use, readRow, marker };
