@@ -27,7 +27,10 @@ export default defineConfig({
     // The app honours it (theme.ts respectReducedMotion): dialogs appear without a fade, as for
     // people who ask for less motion. Toasts still slide in; expectAccessible waits for that.
     reducedMotion: 'reduce',
-    trace: 'retain-on-failure',
+    // A failed test's trace keeps the DOM at every step, without the screencast: filming every test (all of them
+    // pass but the one) cost a third of the suite's CPU, most of it the browser encoding frames. A screenshot of
+    // the failure is kept besides. For the film of one spec: --trace on.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
