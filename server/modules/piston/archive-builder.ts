@@ -4,23 +4,30 @@
  * takes leaves with the process when it exits, after it has been idle a while (IDLE_MS); or, for an
  * in-memory SQLite database that no second connection can open (tests), the process itself.
  *
- * The portal keeps the last archive's bytes (the export cache serves them) and the builder's kept
- * state, which points into those bytes: a new child starts from them, so a rebuild after an idle
- * exit compresses only what changed, as one by a child that never left.
+ * The child writes each archive and its kept state (the pieces as spans of that archive) to files
+ * in a folder of this builder's own, and the portal reads the archive from there on libuv's thread
+ * pool (archive-worker.ts says why not through the channel). The last build's two files stay: a
+ * new child starts from them, so a rebuild after an idle exit compresses only what changed, as one
+ * by a child that never left.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { databaseLocation, type Queryable } from '../../db/database';
-import { CertsArchive, applyDifferences, type ArchiveFile, type Export, type KeptState } from './archive';
-import type { BuildReply, BuildRequest } from './archive-worker';
+import { CertsArchive, type ArchiveFile, type Export } from './archive';
+import type { BuildFiles, BuildReply, BuildRequest } from './archive-worker';
 
 export interface Built {
   archive: Export;
   until: number;
   /** Only when asked for: the statistics name the archive's files. */
   files?: ArchiveFile[];
+  /** Milliseconds of the build's steps, how many organizations it read again and how many pieces it compressed. */
+  timing?: Record<string, number>;
 }
 
 interface Builder {
@@ -37,8 +44,6 @@ export function setArchiveBuilderIdle(ms: number): void {
   idleMs = ms;
 }
 
-const EMPTY = Buffer.alloc(0);
-
 const here = fileURLToPath(import.meta.url);
 // The child is this folder's archive-worker, compiled like this file (.ts under tsx, .mjs in the bundle).
 const WORKER_FILE = path.join(path.dirname(here), `archive-worker${path.extname(here)}`);
@@ -51,15 +56,18 @@ function workerExecArgv(): string[] {
 
 function processBuilder(location: { databaseUrl?: string; sqliteFile?: string }): Builder {
   let child: ChildProcess | undefined;
-  /** What a new child starts from: the last build's state and the archive it points into. */
-  let kept: { state: KeptState; body: Buffer } | undefined;
+  /** The builds' files: made at the first build, removed when the builder closes. */
+  let folder: string | undefined;
+  /** The last build whose archive was read: a new child goes on from its files. */
+  let last: { id: number; files: BuildFiles } | undefined;
   let seeded = false;
   let idle: NodeJS.Timeout | undefined;
   let nextId = 0;
-  const waiting = new Map<number, { resolve: (b: Built) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { files: BuildFiles; resolve: (b: Built) => void; reject: (e: Error) => void }>();
   /** Children not yet gone, stopping ones included: closing waits for them (a PostgreSQL database is dropped only without connections). */
   const exits = new Set<Promise<void>>();
 
+  const remove = (files: BuildFiles) => Promise.all([fs.rm(files.archive, { force: true }), fs.rm(files.state, { force: true })]);
   const fail = (c: ChildProcess, error: Error) => {
     if (child !== c) return;
     child = undefined; // the next build starts a new one
@@ -71,6 +79,20 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
   const stop = (c: ChildProcess) => {
     if (child === c) child = undefined;
     if (c.connected) c.disconnect(); // the child closes its connection and exits
+  };
+  /** The archive of a build the child finished, read from its file on the thread pool. */
+  const take = async (id: number, files: BuildFiles, reply: Exclude<BuildReply, { error: string }>): Promise<Built> => {
+    const body = await fs.readFile(files.archive);
+    if (body.length !== reply.length) throw new Error('Certificate archive: the builder process wrote another archive');
+    // Builds are read in order of their ids: only the newest one's files stay, for the next child.
+    if (!last || last.id < id) {
+      const older = last;
+      last = { id, files };
+      if (older) await remove(older.files);
+    } else {
+      await remove(files);
+    }
+    return { archive: { body, etag: reply.etag }, until: reply.until ?? Infinity, files: reply.files, timing: reply.timing };
   };
   const start = () => {
     const c = fork(WORKER_FILE, [], { execArgv: workerExecArgv(), serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -89,18 +111,9 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
         clearTimeout(idle);
         idle = setTimeout(() => stop(c), idleMs).unref();
       }
-      if (reply.error !== undefined) return call?.reject(new Error(`Certificate archive: ${reply.error}`));
-      // The child tells the archive as spans of the previous one, which is ours: its last answer, or the seed it started from.
-      const body = applyDifferences(reply.delta, kept?.body ?? EMPTY);
-      if (body.length !== reply.length) {
-        // Never: ours and the child's previous archive differ. Start again from nothing.
-        kept = undefined;
-        const error = new Error('Certificate archive: the builder process answered for another archive');
-        call?.reject(error);
-        return fail(c, error);
-      }
-      kept = { state: reply.state, body };
-      call?.resolve({ archive: { body, etag: reply.etag }, until: reply.until ?? Infinity, files: reply.files });
+      if (!call) return;
+      if (reply.error !== undefined) return call.reject(new Error(`Certificate archive: ${reply.error}`));
+      take(reply.id, call.files, reply).then(call.resolve, call.reject);
     });
     c.on('error', (error) => fail(c, error));
     c.on('exit', (code, signal) => fail(c, new Error(`Certificate archive: the builder process stopped (${signal ?? code})`)));
@@ -108,12 +121,19 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
   };
   return {
     build(now, withFiles) {
+      try {
+        // Once per builder, a few microseconds: the builds' files go where no other process writes.
+        folder ??= mkdtempSync(path.join(os.tmpdir(), 'portal-archive-'));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
       clearTimeout(idle);
       child ??= start();
       const id = nextId++;
-      const reply = new Promise<Built>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      const request: BuildRequest = { id, now: now.getTime(), withFiles, location };
-      if (!seeded && kept) request.seed = kept;
+      const files = { archive: path.join(folder, `${id}.tgz`), state: path.join(folder, `${id}.state`) };
+      const reply = new Promise<Built>((resolve, reject) => waiting.set(id, { files, resolve, reject }));
+      const request: BuildRequest = { id, now: now.getTime(), withFiles, location, out: files };
+      if (!seeded && last) request.seed = last.files;
       seeded = true;
       const c = child;
       c.send(request, (error) => error && fail(c, error));
@@ -124,6 +144,9 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
       const c = child;
       if (c) fail(c, new Error('Certificate archive: the app is closing'));
       await Promise.all(exits);
+      if (folder) await fs.rm(folder, { recursive: true, force: true });
+      folder = undefined;
+      last = undefined;
     },
     pid: () => child?.pid,
   };

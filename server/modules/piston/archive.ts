@@ -144,8 +144,6 @@ function endsRun(distinguishedName: string): boolean {
 export class CertsArchive {
   private kept = new Map<string, Kept>();
   private state: KeptState = { organizations: [] };
-  /** The last archive, which the kept pieces point into. */
-  private body: Buffer = Buffer.alloc(0);
   /** Milliseconds of the last build's steps; how many organizations it read again and how many pieces it compressed. */
   timing: Record<string, number> = {};
 
@@ -154,7 +152,6 @@ export class CertsArchive {
   /** Goes on from what another builder kept: its state and the archive that state points into. */
   restore(state: KeptState, body: Buffer): void {
     this.state = state;
-    this.body = body;
     this.kept = new Map(state.organizations.map(([id, name, version, from, until, pieces]) => [id, {
       name, version, from, until: until ?? Infinity,
       pieces: pieces.map(([key, manifestBytes, manifest, files]) => ({
@@ -168,12 +165,8 @@ export class CertsArchive {
     return this.state;
   }
 
-  /**
-   * The archive at `now`, and `delta`: the same bytes told as spans of the previous archive (the
-   * one built last or restored) and new bytes, so that an archive process sends its parent only
-   * what changed (archive-builder.ts).
-   */
-  async build(now: Date, withFiles = false): Promise<{ archive: Export; delta: Segment[]; files?: ArchiveFile[]; until: number }> {
+  /** The archive at `now`, and the instant it changes without a write (a certificate's window opens or closes). */
+  async build(now: Date, withFiles = false): Promise<{ archive: Export; files?: ArchiveFile[]; until: number }> {
     const at = now.toISOString();
     const time = now.getTime();
     const timing: Record<string, number> = {};
@@ -238,8 +231,7 @@ export class CertsArchive {
     step('stale organizations');
     // In the organizations' order, which is the database's, as the rows' is.
     const next = new Map(organizations.map((o) => [o.id, made.get(o.id) ?? this.kept.get(o.id)!]));
-    const { members, body, state } = assemble(next);
-    const delta = differences(members, this.body);
+    const { body, state } = assemble(next);
     step('assemble');
     const archive = withEtag(body);
     step('etag');
@@ -250,7 +242,7 @@ export class CertsArchive {
     // The pieces now point into the body: one copy of the bytes, and a state another builder can take over.
     this.restore(state, body);
     this.timing = { ...timing, organizations: organizations.length, stale: stale.length, compressed };
-    return { archive, delta, files, until };
+    return { archive, files, until };
   }
 
   /** The PEMs of these certificates, by DN. */
@@ -271,42 +263,6 @@ function manifestFiles(organizations: Map<string, Kept>): ArchiveFile[] {
     for (const p of k.pieces) for (const f of JSON.parse(`[${gunzipSync(p.manifest).toString('utf8')}]`) as ArchiveFile[]) files.push(f);
   }
   return files;
-}
-
-/** Part of an archive: new bytes, or a span of the previous archive. */
-export type Segment = Buffer | Span;
-
-/** The archive whose members these are, as spans of `previous` where its bytes are there, and new bytes. */
-function differences(members: Buffer[], previous: Buffer): Segment[] {
-  const segments: Segment[] = [];
-  let fresh: Buffer[] = []; // new bytes not yet written as one segment
-  let at = -1; // where the last span ended in `previous`
-  for (const m of members) {
-    let from = -1;
-    if (m.buffer === previous.buffer && m.byteOffset >= previous.byteOffset && m.byteOffset + m.length <= previous.byteOffset + previous.length) {
-      from = m.byteOffset - previous.byteOffset; // a kept piece
-    } else if (at >= 0 && m.length <= 64 && previous.subarray(at, at + m.length).equals(m)) {
-      from = at; // a separator, where the previous archive had the same
-    }
-    if (from < 0) {
-      fresh.push(m);
-      at = -1;
-      continue;
-    }
-    if (fresh.length) segments.push(Buffer.concat(fresh));
-    fresh = [];
-    const last = segments[segments.length - 1];
-    if (Array.isArray(last) && last[1] === from) last[1] = from + m.length;
-    else segments.push([from, from + m.length]);
-    at = from + m.length;
-  }
-  if (fresh.length) segments.push(Buffer.concat(fresh));
-  return segments;
-}
-
-/** The bytes `segments` tell, spans taken from `previous` (differences' inverse). */
-export function applyDifferences(segments: Segment[], previous: Buffer): Buffer {
-  return Buffer.concat(segments.map((s) => (Array.isArray(s) ? previous.subarray(s[0], s[1]) : s)));
 }
 
 type TrustedRow = Awaited<ReturnType<typeof selectTrusted>>[number];
@@ -345,7 +301,7 @@ function makePiece(key: string, files: ArchiveFile[], pems: Map<string, string>)
  * manifest.json's header and text, every piece's files, two zero blocks: as gzip members. Answers
  * the archive and the state that points into it.
  */
-function assemble(organizations: Map<string, Kept>): { members: Buffer[]; body: Buffer; state: KeptState } {
+function assemble(organizations: Map<string, Kept>): { body: Buffer; state: KeptState } {
   const members: Buffer[] = [];
   let offset = 0;
   const push = (member: Buffer): Span => {
@@ -378,5 +334,5 @@ function assemble(organizations: Map<string, Kept>): { members: Buffer[]; body: 
       k.pieces.map((p) => [p.key, p.manifestBytes, manifestSpans.get(p)!, fileSpans.get(p)!]),
     ]),
   };
-  return { members, body: Buffer.concat(members, offset), state };
+  return { body: Buffer.concat(members, offset), state };
 }
