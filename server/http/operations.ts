@@ -40,8 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Durations of the requests by method, route and status (modules/piston/fast-poll.ts counts the polls it answers). */
     requestDurations: client.Histogram<'method' | 'route' | 'status'>;
-    /** Families a module writes as text itself, for thousands of series (notifications/alert-metrics.ts). */
-    metricsText: Array<() => Promise<string>>;
+    /** Families a module writes itself, for thousands of series (notifications/alert-metrics.ts), as UTF-8. */
+    metricsText: Array<() => Promise<Buffer>>;
   }
 }
 
@@ -52,6 +52,8 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
   const wanted = Buffer.from(`Bearer ${token}`);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
+
+const NEWLINE = Buffer.from('\n');
 
 export function registerOperations(app: FastifyInstance): void {
   // This app's requests and pool; the process's own metrics are served with them.
@@ -109,15 +111,17 @@ export function registerOperations(app: FastifyInstance): void {
       return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ status: 'unauthorized', reason: 'METRICS_TOKEN is set: send it as a bearer token' });
     }
     reply.type(registry.contentType);
-    const families = [await registry.metrics()];
+    const families: Buffer[] = [Buffer.from(`${await registry.metrics()}\n`)];
     // A family read after a change runs its query and writes thousands of series; on SQLite that holds the event
     // loop (the five reads and their text took 90 ms at the benchmark's scale). Between families other requests
     // get their turn, so no single wait is longer than the largest family.
     for (const text of app.metricsText) {
-      families.push(await text());
+      families.push(await text(), NEWLINE);
       await nextTurn();
     }
-    families.push(await processRegistry.metrics());
-    return families.join('\n');
+    families.push(Buffer.from(await processRegistry.metrics()));
+    // Bytes, not one string: the families are kept encoded (2.8 MB at 5,000 organizations). Sent as one string, the
+    // socket encoded it all again at every scrape, 20–35 ms of the event loop at the benchmark's scale.
+    return Buffer.concat(families);
   });
 }
