@@ -21,6 +21,7 @@ import * as sortIndexes from './migrations/20261126_0017_sort_indexes';
 import * as notifications from './migrations/20261127_0018_notifications';
 import * as journalEpoch from './migrations/20261127_0019_journal_epoch';
 import * as domainsDataEpoch from './migrations/20261127_0020_domains_data_epoch';
+import * as expiringIndexes from './migrations/20261127_0021_expiring_indexes';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0018_notifications': notifications,
   '20261127_0019_journal_epoch': journalEpoch,
   '20261127_0020_domains_data_epoch': domainsDataEpoch,
+  '20261127_0021_expiring_indexes': expiringIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
