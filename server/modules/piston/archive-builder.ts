@@ -35,6 +35,8 @@ interface Builder {
   close(): Promise<void>;
   /** The child's process id while one runs (tests). */
   pid(): number | undefined;
+  /** Where the builds' files are, once there was one (tests). */
+  folder(): string | undefined;
 }
 
 /** How long a child without work stays (tests shorten it). */
@@ -65,7 +67,7 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
   let nextId = 0;
   const waiting = new Map<number, { files: BuildFiles; resolve: (b: Built) => void; reject: (e: Error) => void }>();
   /** Children not yet gone, stopping ones included: closing waits for them (a PostgreSQL database is dropped only without connections). */
-  const exits = new Set<Promise<void>>();
+  const exits = new Map<ChildProcess, Promise<void>>();
 
   const remove = (files: BuildFiles) => Promise.all([fs.rm(files.archive, { force: true }), fs.rm(files.state, { force: true })]);
   const fail = (c: ChildProcess, error: Error) => {
@@ -100,9 +102,8 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
     c.unref();
     c.channel?.unref();
     seeded = false;
-    const exit = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-    exits.add(exit);
-    void exit.then(() => exits.delete(exit));
+    exits.set(c, new Promise<void>((resolve) => c.once('exit', () => resolve())));
+    void exits.get(c)!.then(() => exits.delete(c));
     c.on('message', (reply: BuildReply) => {
       if (child !== c) return; // failed or stopped: what it says no longer counts
       const call = waiting.get(reply.id);
@@ -143,12 +144,16 @@ function processBuilder(location: { databaseUrl?: string; sqliteFile?: string })
       clearTimeout(idle);
       const c = child;
       if (c) fail(c, new Error('Certificate archive: the app is closing'));
-      await Promise.all(exits);
+      // Waited for, a child keeps the process alive again: unreferenced, a shutdown's event loop ran empty here and the
+      // process ended before the folder was removed and the database closed.
+      for (const stopping of exits.keys()) stopping.ref();
+      await Promise.all(exits.values());
       if (folder) await fs.rm(folder, { recursive: true, force: true });
       folder = undefined;
       last = undefined;
     },
     pid: () => child?.pid,
+    folder: () => folder,
   };
 }
 
@@ -163,6 +168,7 @@ function inProcessBuilder(db: Queryable): Builder {
     },
     close: async () => {},
     pid: () => undefined,
+    folder: () => undefined,
   };
 }
 
@@ -185,6 +191,11 @@ export function buildCertsArchive(db: Queryable, now: Date, withFiles = false): 
 /** The process id of this database's archive builder while one runs (tests). */
 export function archiveBuilderPid(db: Queryable): number | undefined {
   return builders.get(db)?.pid();
+}
+
+/** The folder of this database's archive builder's files, once it built (tests). */
+export function archiveBuilderFolder(db: Queryable): string | undefined {
+  return builders.get(db)?.folder();
 }
 
 /** Stops this database's builder (when the app closes, before the database does). */

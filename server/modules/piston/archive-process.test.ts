@@ -5,9 +5,11 @@
  * waiting for it at once, and the next build starts another; closing the app stops it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { openDatabase, type Db } from '../../db/database';
@@ -16,9 +18,10 @@ import { createTestDatabase, testDialects } from '../../../test/support/database
 import { TEST_CONFIG, TestClock, signToken } from '../../../test/support/test-app';
 import { factories, type Certificate } from '../../../test/support/factories';
 import { CertsArchive } from './archive';
-import { archiveBuilderPid, buildCertsArchive, closeArchiveBuilder, setArchiveBuilderIdle } from './archive-builder';
+import { archiveBuilderFolder, archiveBuilderPid, buildCertsArchive, closeArchiveBuilder, setArchiveBuilderIdle } from './archive-builder';
 
 const dialects = await testDialects();
+const run = promisify(execFile);
 
 const alive = (pid: number) => {
   try {
@@ -151,12 +154,49 @@ describe.each(dialects)('certificate archive in a child process on %s', (dialect
     expect(archiveBuilderPid(db)).not.toBe(pid);
   });
 
-  it('stops the child when the app closes', async () => {
+  it('stops the child and removes its files when the app closes', async () => {
     await touch();
     expect((await certs()).statusCode).toBe(200);
     const pid = archiveBuilderPid(db)!;
+    const folder = archiveBuilderFolder(db)!;
     expect(alive(pid)).toBe(true);
+    expect(fs.readdirSync(folder).sort()).toEqual([expect.stringMatching(/^\d+\.state$/), expect.stringMatching(/^\d+\.tgz$/)]);
     await closeArchiveBuilder(db);
     expect(alive(pid)).toBe(false);
+    expect(fs.existsSync(folder)).toBe(false);
+  });
+});
+
+describe('closing the archive builder in a process with nothing else to do', () => {
+  it('finishes: the child it waits for keeps the process alive until its files are removed', async () => {
+    // As a shutdown (server/main.ts) closes the app: the server is already closed, so the wait for the
+    // child is all the event loop has. Unreferenced, the child let the process end in the middle of it.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-archive-close-'));
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const script = path.join(dir, 'close.mts');
+    fs.writeFileSync(script, `
+      import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+      import { openDatabase } from '${root}/server/db/database.ts';
+      import { migrateToLatest } from '${root}/server/db/migrate.ts';
+      import { archiveBuilderFolder, buildCertsArchive, closeArchiveBuilder } from '${root}/server/modules/piston/archive-builder.ts';
+      const db = openDatabase({ sqliteFile: process.argv[2] });
+      await migrateToLatest(db);
+      const serving = setInterval(() => {}, 1000); // the server, until the shutdown closes it
+      await buildCertsArchive(db, new Date());
+      const folder = archiveBuilderFolder(db);
+      clearInterval(serving);
+      await closeArchiveBuilder(db);
+      await db.destroy();
+      console.log(JSON.stringify({ folder, left: fs.existsSync(folder) }));
+    `);
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, path.join(dir, 'portal.db')], { cwd: root, timeout: 60_000 });
+      const { folder, left } = JSON.parse(stdout.trim().split('\n').pop()!) as { folder: string; left: boolean };
+      expect(folder).toContain('portal-archive-');
+      expect(left).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
