@@ -6,6 +6,8 @@ describe('forbiddenKey', () => {
     expect(forbiddenKey(JSON.parse('{"a":1,"__proto__":{"admin":true}}'))).toBe('__proto__');
     expect(forbiddenKey(JSON.parse('{"a":[{"b":{"\\u005f_proto__":1}}]}'))).toBe('a.0.b.__proto__');
     expect(forbiddenKey(JSON.parse('{"constructor":{"prototype":{"admin":true}}}'))).toBe('constructor.prototype');
+    // Under a key that is the empty string, the path starts with that key: the field named is '', not __proto__.
+    expect(forbiddenKey(JSON.parse('{"url":"x","":{"__proto__":{}}}'))).toBe('.__proto__');
   });
 
   it('lets ordinary bodies through, a plain constructor key too (the schema refuses it as unknown)', () => {

@@ -8,13 +8,14 @@ import { HttpError } from '../errors';
 
 /** The first key a body may never have, with its path (`a.b.__proto__`), or null. Iterative: bodies can nest 100,000 deep. */
 export function forbiddenKey(value: unknown): string | null {
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
+  // The top's path is null, not '': a key may be the empty string, and what is under it still has a path below it.
+  const stack: Array<{ value: unknown; path: string | null }> = [{ value, path: null }];
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
     for (const key of Object.keys(current)) {
       const child = (current as Record<string, unknown>)[key];
-      const at = path ? `${path}.${key}` : key;
+      const at = path === null ? key : `${path}.${key}`;
       if (key === '__proto__') return at;
       if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${at}.prototype`;
       stack.push({ value: child, path: at });
