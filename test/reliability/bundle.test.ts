@@ -3,7 +3,7 @@
  * other tests import: this runs that bundle as a child process on a fresh SQLite database with demo
  * data and checks what lives outside the bundle's own code: the sign-in page's stylesheet (read
  * from the sources), the demo seed (a chunk loaded only then) and the certificate archive (its
- * worker thread is a second entry of the bundle).
+ * worker is a second entry of the bundle), and that SIGTERM closes it, the archive's files removed.
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -25,8 +25,12 @@ describe('the bundle npm start runs', () => {
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     const dataDir = path.join(runDir, 'data');
-    const env = { ...process.env, PORT: String(port), PUBLIC_URL: publicUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'development' };
+    // Its own temporary directory, where the archive's builder keeps its files (os.tmpdir() reads TMPDIR).
+    const tmpDir = path.join(runDir, 'tmp');
+    fs.mkdirSync(tmpDir);
+    const env = { ...process.env, PORT: String(port), PUBLIC_URL: publicUrl, DATA_DIR: dataDir, TMPDIR: tmpDir, LOG_LEVEL: 'silent', NODE_ENV: 'development' };
     const child = spawn(process.execPath, [main], { env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await waitFor(`${publicUrl}/readyz`, 60_000);
       const css = await fetch(`${publicUrl}/oidc-assets/login.css`);
@@ -42,6 +46,12 @@ describe('the bundle npm start runs', () => {
       const tar = gunzipSync(Buffer.from(await archive.arrayBuffer()));
       const manifest = JSON.parse(tar.subarray(512, tar.indexOf(0, 512)).toString('utf8'));
       expect(manifest.certificates.length).toBeGreaterThan(0);
+      expect(fs.readdirSync(tmpDir).filter((name) => name.startsWith('portal-archive-'))).toHaveLength(1);
+
+      // A graceful shutdown closes the app: the builder's child stops and its folder goes.
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(fs.readdirSync(tmpDir)).toEqual([]);
     } finally {
       child.kill('SIGKILL');
       fs.rmSync(runDir, { recursive: true, force: true });
