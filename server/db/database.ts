@@ -12,7 +12,7 @@ import {
   type SqliteDatabase, type Transaction, type UnknownRow,
 } from 'kysely';
 import type { Database } from './schema';
-import { sharingReads } from './shared-read';
+import { readingOncePerTurn, sharingReads } from './shared-read';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -121,15 +121,7 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
     pool.on('connect', (client) => client.on('error', () => undefined));
     const use = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     // A named statement (PostgreSQL parses and plans it once per connection), its concurrent callers sharing reads.
-    const readers = new Map<string, () => Promise<Record<string, unknown>>>();
-    const readRow: RowReader = (text) => {
-      let reader = readers.get(text);
-      if (!reader) {
-        const name = `row_${readers.size}`;
-        readers.set(text, (reader = sharingReads(async () => (await pool.query({ name, text })).rows[0])));
-      }
-      return reader();
-    };
+    const readRow = readerPerText((text, index) => sharingReads(async () => (await pool.query({ name: `row_${index}`, text })).rows[0]));
     const marker = new WriteMarker();
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [marker] }), use, readRow, marker };
   }
@@ -151,11 +143,23 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
   // transaction, and a read between its statements would see what it has not committed. Otherwise the
   // kept statement at once: there is nothing uncommitted to see, and the driver's queue and promises were
   // most of the epoch read's cost on every request.
-  const readRow: RowReader = async (text) =>
+  const readNow = async (text: string) =>
     sqlite.inTransaction
       ? (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text))).rows[0]
       : (statements.prepare(text).all([])[0] as Record<string, unknown>);
+  // The requests of one event-loop turn share one read of a statement (db/shared-read.ts).
+  const readRow = readerPerText((text) => readingOncePerTurn(() => readNow(text)));
   return { db, readRow, marker };
+}
+
+/** A reader of each statement text, made when the text is first read (`index`: how many were made before it). */
+function readerPerText(make: (text: string, index: number) => () => Promise<Record<string, unknown>>): RowReader {
+  const readers = new Map<string, () => Promise<Record<string, unknown>>>();
+  return (text) => {
+    let reader = readers.get(text);
+    if (!reader) readers.set(text, (reader = make(text, readers.size)));
+    return reader();
+  };
 }
 
 /**

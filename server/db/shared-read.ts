@@ -32,3 +32,24 @@ export function sharingReads<T>(read: () => Promise<T>): () => Promise<T> {
     return next;
   };
 }
+
+/**
+ * One read for every caller that asks within one turn of the event loop (SQLite).
+ *
+ * On SQLite a read costs no round trip, so callers never overlap one under way as on PostgreSQL: each request read
+ * the epochs alone, and under load that statement was a tenth of a list request's CPU. Here the read waits for the
+ * turn's check phase (setImmediate), after every request of the turn has been parsed and has asked, and answers
+ * them all. It starts after the last of them asked, so whatever was committed before any of them asked is in its
+ * answer, as if each had read alone (a ban still takes effect at the very next call); a caller who asks once it has
+ * started waits for the next turn's read.
+ */
+export function readingOncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let waiting: Promise<T> | undefined;
+  return () =>
+    (waiting ??= new Promise<T>((resolve, reject) => {
+      setImmediate(() => {
+        waiting = undefined;
+        read().then(resolve, reject);
+      });
+    }));
+}

@@ -31,6 +31,21 @@ describe.each(dialects)('access cache on %s', (dialect) => {
     expect((await t.call(member.email, { method: 'GET', url: customer() })).statusCode).toBe(200);
   });
 
+  it('shuts out a call that comes after a ban even while calls from before it are under way', async () => {
+    // The requests of one moment share one read of the epochs (db/shared-read.ts): it must be made after the last of
+    // them came, never before a ban that one of them comes after.
+    const member = await make.member(w.customer);
+    // One token, verified once: the calls below then reach the epochs within one turn of the event loop.
+    const headers = await t.as(member.email);
+    const call = () => t.app.inject({ method: 'GET', url: customer(), headers });
+    expect((await call()).statusCode).toBe(200);
+    const before = call();
+    await t.db.updateTable('members').set({ date_member_banned: START.toISOString() }).where('member_id', '=', member.id).execute();
+    const after = call();
+    expect([200, 403]).toContain((await before).statusCode);
+    expect((await after).statusCode).toBe(403);
+  });
+
   it('applies a role taken away at the next call', async () => {
     const issuer = await make.member(w.customer, { role: 'ISSUER' });
     const upload = { method: 'POST' as const, url: `${customer()}/certificates`, payload: { certificate: 'not a certificate' } };
