@@ -5,13 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import {
   CompiledQuery, Kysely, PostgresDialect, SqliteDialect,
   type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode,
   type SqliteDatabase, type Transaction, type UnknownRow,
 } from 'kysely';
 import type { Database } from './schema';
+import { pgModule } from './pg';
 import { readingOncePerTurn, sharingReads } from './shared-read';
 
 export type Db = Kysely<Database>;
@@ -111,6 +111,7 @@ const DEFAULT_SQLITE_FILE = './data/portal.db';
 function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): { db: Db; use?: () => PoolUse; readRow: RowReader; marker: WriteMarker } {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
+    const pg = pgModule();
     pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
     // Without a listener, an idle connection that the server closes is an uncaught error that

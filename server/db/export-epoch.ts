@@ -10,9 +10,10 @@
  * next call, before its own notification has come back. Without a listening connection (not yet
  * connected, or lost), every poll reads the database, as before.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { readEpoch } from './access-epoch';
 import { databaseLocation, lastWriteAt, type Db } from './database';
+import { pgModule } from './pg';
 
 const WRITE_WINDOW_MS = 2_000;
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
@@ -75,7 +76,7 @@ function watching(db: Db): Watch | undefined {
 
 function listen(db: Db, watch: Watch, url: string): void {
   // keepAlive: a connection lost without a word (a dropped network path) is noticed and replaced.
-  const client = new pg.Client({ connectionString: url, keepAlive: true });
+  const client = new (pgModule().Client)({ connectionString: url, keepAlive: true });
   watch.client = client;
   watch.notified = 0;
   const lost = () => {

@@ -16,6 +16,18 @@ import { buildServer } from '../../scripts/build-server.mjs';
 import { signToken } from '../support/test-app';
 import { freePort, waitFor } from '../support/processes';
 
+/** The packages a bundle file imports statically, with those of the chunks it imports statically. */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>();
+  if (seen.has(file)) return packages;
+  seen.add(file);
+  for (const [, name] of fs.readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)) {
+    if (name!.startsWith('.')) for (const p of staticImports(path.resolve(path.dirname(file), name!), seen)) packages.add(p);
+    else packages.add(name!);
+  }
+  return packages;
+}
+
 describe('the bundle npm start runs', () => {
   it('starts, seeds, serves the sign-in page with its stylesheet and builds the archive in its worker', async () => {
     // Inside the project, where the bundle's imports find node_modules, as dist/server does.
@@ -29,10 +41,19 @@ describe('the bundle npm start runs', () => {
     const tmpDir = path.join(runDir, 'tmp');
     fs.mkdirSync(tmpDir);
     const env = { ...process.env, PORT: String(port), PUBLIC_URL: publicUrl, DATA_DIR: dataDir, TMPDIR: tmpDir, LOG_LEVEL: 'silent', NODE_ENV: 'development' };
+    // What the start loads before it listens: not the modules loaded only when needed (the sign-in provider once the
+    // portal is ready, mail with SMTP_URL, node-postgres with DATABASE_URL; docs/decisions.md "Start-up and metrics").
+    const loadedAtStart = staticImports(main);
+    for (const later of ['oidc-provider', 'nodemailer', 'pg']) expect(loadedAtStart).not.toContain(later);
+    expect(loadedAtStart).toContain('fastify');
     const child = spawn(process.execPath, [main], { env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await waitFor(`${publicUrl}/readyz`, 60_000);
+      // The sign-in provider is loaded once the portal is ready (auth/idp/provider.ts): it answers all the same.
+      const discovery = await fetch(`${publicUrl}/oidc/.well-known/openid-configuration`);
+      expect(discovery.status).toBe(200);
+      expect((await discovery.json()).issuer).toBe(`${publicUrl}/oidc`);
       const css = await fetch(`${publicUrl}/oidc-assets/login.css`);
       expect(css.status).toBe(200);
       expect(await css.text()).toMatch(/[a-z-]+\s*\{/);

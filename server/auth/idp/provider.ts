@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import Provider, { errors, type Configuration, type Interaction } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, Interaction, errors as ProviderErrors } from 'oidc-provider';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import type { AccountRow } from '../../db/schema';
@@ -41,7 +42,9 @@ function personClaims(row: AccountRow) {
   };
 }
 
-function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { keys: object[] }; cookieKeys: string[] }): Configuration {
+type Errors = typeof ProviderErrors;
+
+function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { keys: object[] }; cookieKeys: string[] }, errors: Errors): Configuration {
   const { publicUrl } = config;
   // Resource indicators must be absolute URIs, the audience need not be: the API's URL names it.
   const resource = `${publicUrl}/api`;
@@ -150,13 +153,23 @@ function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { ke
   };
 }
 
-async function createProvider(config: Config, db: Db): Promise<Provider> {
-  const keys = await loadProviderKeys(db);
-  const provider = new Provider(config.oidc.issuer, providerConfiguration(config, db, keys));
+/** The provider and the library's error classes, once loaded. */
+interface Loaded {
+  provider: Provider;
+  errors: Errors;
+  callback: ReturnType<Provider['callback']>;
+}
+
+async function createProvider(app: FastifyInstance): Promise<Loaded> {
+  const { config, db } = app;
+  const [{ default: Provider, errors }, keys] = await Promise.all([import('oidc-provider'), loadProviderKeys(db)]);
+  const provider = new Provider(config.oidc.issuer, providerConfiguration(config, db, keys, errors));
   // Behind a TLS-terminating proxy the issuer is https while the socket is not: X-Forwarded-Proto
   // is believed when proxies are configured (TRUST_PROXY), as Fastify believes X-Forwarded-For.
   provider.proxy = config.trustProxy !== false;
-  return provider;
+  // The provider turns its own failures into an error page; the log is where operators see them.
+  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'built-in identity provider error'));
+  return { provider, errors, callback: provider.callback() };
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -179,7 +192,7 @@ function sendHtml(reply: FastifyReply, html: string, status = 200) {
 type InteractionRequest = FastifyRequest<{ Params: { uid: string }; Body: Record<string, string> | undefined }>;
 
 /** The sign-in page and its form: Fastify routes, so helmet's headers and the rate limit apply. */
-function interactionRoutes(provider: Provider, config: Config) {
+function interactionRoutes(load: () => Promise<Loaded>, config: Config) {
   const expired = () => renderMessagePage({
     title: 'Sign-in expired',
     message: 'This sign-in page has expired. Go back to the portal and sign in again.',
@@ -188,6 +201,7 @@ function interactionRoutes(provider: Provider, config: Config) {
 
   /** The interaction of this browser (its cookie), if it is the one in the URL. */
   async function loadInteraction(req: InteractionRequest, reply: FastifyReply): Promise<Interaction | undefined> {
+    const { provider, errors } = await load();
     try {
       const interaction = await provider.interactionDetails(req.raw, reply.raw);
       if (interaction.uid === req.params.uid) return interaction;
@@ -207,6 +221,7 @@ function interactionRoutes(provider: Provider, config: Config) {
     scope.get(`${PREFIX}/interaction/:uid`, async (req: InteractionRequest, reply) => {
       const interaction = await loadInteraction(req, reply);
       if (!interaction) return reply;
+      const { provider } = await load();
       if (interaction.prompt.name === 'consent') {
         // Only reached when the client asks for prompt=consent: the grant already covers it.
         const returnTo = await provider.interactionResult(req.raw, reply.raw, { consent: { grantId: interaction.grantId } });
@@ -235,6 +250,7 @@ function interactionRoutes(provider: Provider, config: Config) {
       passwordSignIns.inc({ outcome: accountId ? 'ok' : 'failed' });
       if (!accountId) return sendHtml(reply, renderLoginPage({ action, email, failed: true }), 401);
       attempt.succeeded();
+      const { provider } = await load();
       const returnTo = await provider.interactionResult(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
       return reply.redirect(returnTo, 303);
     });
@@ -242,12 +258,12 @@ function interactionRoutes(provider: Provider, config: Config) {
 }
 
 /** Everything else under /oidc goes to oidc-provider untouched: it reads the body stream itself. */
-function passthroughRoutes(provider: Provider) {
-  const callback = provider.callback();
+function passthroughRoutes(load: () => Promise<Loaded>) {
   return async (scope: FastifyInstance) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-    const handler = (req: FastifyRequest, reply: FastifyReply) => {
+    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { callback } = await load();
       const raw = req.raw as IncomingMessage & { originalUrl?: string };
       raw.originalUrl = raw.url;
       // The provider routes relative to its mount point and rebuilds the prefix from originalUrl.
@@ -261,14 +277,29 @@ function passthroughRoutes(provider: Provider) {
   };
 }
 
+/**
+ * The built-in provider's routes. oidc-provider, with Koa under it, took a sixth of the portal's start (about 300 ms
+ * of module loading on a slow machine), so it is loaded once the portal is ready, not before: the API answers at
+ * once, and a sign-in that comes first waits for the load (docs/decisions.md "Start-up and metrics").
+ */
 export async function builtInProvider(app: FastifyInstance): Promise<void> {
-  const provider = await createProvider(app.config, app.db);
-  // The provider turns its own failures into an error page; the log is where operators see them.
-  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'built-in identity provider error'));
+  let loading: Promise<Loaded> | undefined;
+  const load = () => (loading ??= createProvider(app));
+  let closed = false;
+  app.addHook('onReady', async () => {
+    setImmediate(() => load().catch((error: unknown) => {
+      // A failed load is tried again by the next sign-in, whose answer then tells the error.
+      loading = undefined;
+      if (!closed) app.log.error({ err: error }, 'the built-in identity provider could not be loaded');
+    }));
+  });
+  app.addHook('onClose', async () => {
+    closed = true;
+  });
 
   app.get(STYLESHEET_PATH, (_req, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   app.get(LOGOUT_SCRIPT_PATH, (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT));
 
-  await app.register(interactionRoutes(provider, app.config));
-  await app.register(passthroughRoutes(provider));
+  await app.register(interactionRoutes(load, app.config));
+  await app.register(passthroughRoutes(load));
 }
