@@ -284,12 +284,14 @@ function passthroughRoutes(load: () => Promise<Loaded>) {
  */
 export async function builtInProvider(app: FastifyInstance): Promise<void> {
   let loading: Promise<Loaded> | undefined;
-  const load = () => (loading ??= createProvider(app));
+  // A failed load is forgotten, so the next sign-in tries again instead of getting the same failure for good.
+  const load = () => (loading ??= createProvider(app).catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
   let closed = false;
   app.addHook('onReady', async () => {
     setImmediate(() => load().catch((error: unknown) => {
-      // A failed load is tried again by the next sign-in, whose answer then tells the error.
-      loading = undefined;
       if (!closed) app.log.error({ err: error }, 'the built-in identity provider could not be loaded');
     }));
   });
