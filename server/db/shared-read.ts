@@ -41,7 +41,8 @@ export function sharingReads<T>(read: () => Promise<T>): () => Promise<T> {
  * turn's check phase (setImmediate), after every request of the turn has been parsed and has asked, and answers
  * them all. It starts after the last of them asked, so whatever was committed before any of them asked is in its
  * answer, as if each had read alone (a ban still takes effect at the very next call); a caller who asks once it has
- * started waits for the next turn's read.
+ * started waits for the next turn's read. Not on PostgreSQL: there a turn under load is short while the answers come
+ * over the network, so a read per turn was a statement per few requests and cost more than sharingReads' tail.
  */
 export function readingOncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
   let waiting: Promise<T> | undefined;
