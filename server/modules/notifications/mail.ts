@@ -5,11 +5,11 @@
  * after MAX_ATTEMPTS (journaled). A sender that dies mid-send leaves mails that come due again
  * when the lease runs out: a mail may then go twice, never not at all.
  */
-import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
 import { sql } from 'kysely';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db } from '../../db/database';
+import { loadWhenUsed } from '../../load-when-used';
 import { LEASE_MS, MAX_ATTEMPTS, nextAttemptAt } from '../../retry';
 
 export interface MailOptions {
@@ -17,11 +17,12 @@ export interface MailOptions {
   from: string;
 }
 
-/** nodemailer is loaded only where mail is sent: without SMTP_URL it was about 80 ms of the start for nothing. */
+/** nodemailer, loaded only where mail is sent: without SMTP_URL it was about 80 ms of the start for nothing. */
+const nodemailer = loadWhenUsed<typeof import('nodemailer')>('nodemailer');
+
 export function smtpTransport(smtpUrl: string): Transporter {
-  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
   // Short timeouts: an SMTP server that hangs delays mails, never the portal.
-  return nodemailer.createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
+  return nodemailer().createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
 }
 
 /** Sends the mails due at `now`, at most `batch`; answers how many were sent. */
