@@ -6,7 +6,7 @@ export default defineConfig({
     pool: 'forks',
     // Files share their worker's modules instead of importing the whole app anew each (6.7 min instead of 9.2 on
     // two cores). Safe because no test mocks a module or leaves a global changed (time-zones.test.ts puts TZ back),
-    // and every app a test builds has its own database and caches (db/access-epoch.ts keys them by database).
+    // and every app a test builds has its own database and caches (db/kept.ts keys them by database).
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -12,6 +12,7 @@ import type { Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
 import { loadProviderKeys } from './auth/idp/keys';
 import { registerAuth } from './auth/hook';
+import { registerKeptAnswers } from './http/kept-answers';
 import { registerTargetGuard } from './access/target-guard';
 import { errorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
@@ -138,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerErrorResponses(api);
     registerAuth(api, verifier);
     registerTargetGuard(api);
+    registerKeptAnswers(api);
     await api.register(profileRoutes);
     await api.register(organizationRoutes);
     await api.register(certificateRoutes);

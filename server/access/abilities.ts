@@ -5,13 +5,14 @@
  */
 import { abilitiesOn, OBJECT_ACTIONS, type Action, type Actor } from '../../common/policy';
 import type { Queryable } from '../db/database';
+import type { Versions } from '../db/versions';
 import { loadTargets } from './tree';
 
 /** Abilities per organization of the given rows, for one kind of object. */
 export async function abilitiesIn(
-  db: Queryable, actor: Actor & { epoch?: number }, kind: keyof typeof OBJECT_ACTIONS, organizationIds: string[],
+  db: Queryable, actor: Actor & { versions?: Versions }, kind: keyof typeof OBJECT_ACTIONS, organizationIds: string[],
 ): Promise<(organizationId: string) => Action[]> {
-  const targets = await loadTargets(db, [...new Set(organizationIds)], actor.epoch);
+  const targets = await loadTargets(db, [...new Set(organizationIds)], actor);
   const answers = new Map<string, Action[]>();
   return (organizationId) => {
     let answer = answers.get(organizationId);

@@ -20,7 +20,7 @@ export async function authorize(
   missing = 'Organization not found.',
 ): Promise<TargetOrganization> {
   // A missing organization reads as `missing`; any other failure (the database) stays what it is.
-  const target = await loadTarget(db, organizationId, (actor as Partial<RequestActor>).epoch).catch((error: unknown) => {
+  const target = await loadTarget(db, organizationId, actor as Partial<RequestActor>).catch((error: unknown) => {
     throw error instanceof HttpError && error.statusCode === 404 ? notFound(missing) : error;
   });
   if (!can(actor, 'read', target)) throw notFound(missing);

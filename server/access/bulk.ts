@@ -5,6 +5,7 @@
  */
 import { can, type Action, type Actor } from '../../common/policy';
 import type { Queryable } from '../db/database';
+import type { Versions } from '../db/versions';
 import { HttpError } from '../errors';
 import { authorize } from './authorize';
 import { loadTargets, readableOrganizationIds } from './tree';
@@ -20,7 +21,7 @@ export interface BulkScope {
  * One organization's list (404 for one the caller cannot read, as the list), or the admin list
  * across the readable organizations; and where in it the policy lets the caller take `action`.
  */
-export async function bulkScope(db: Queryable, actor: Actor & { epoch?: number }, action: Action, organizationId?: string): Promise<BulkScope> {
+export async function bulkScope(db: Queryable, actor: Actor & { versions?: Versions }, action: Action, organizationId?: string): Promise<BulkScope> {
   if (organizationId !== undefined) {
     const target = await authorize(db, actor, 'read', organizationId);
     return { reading: [organizationId], acting: can(actor, action, target) ? [organizationId] : [] };
@@ -28,7 +29,7 @@ export async function bulkScope(db: Queryable, actor: Actor & { epoch?: number }
   const reading = await readableOrganizationIds(db, actor);
   // Organizations number in the thousands at most; their targets come from the kept parent map.
   const ids = reading === 'all' ? (await db.selectFrom('organizations').select('organization_id').execute()).map((o) => o.organization_id) : reading;
-  const targets = await loadTargets(db, ids, actor.epoch);
+  const targets = await loadTargets(db, ids, actor);
   const acting = ids.filter((id) => can(actor, action, targets.get(id)!));
   return { reading, acting: reading === 'all' && acting.length === ids.length ? 'all' : acting };
 }

@@ -7,15 +7,20 @@ import { sql } from 'kysely';
 import type { Queryable } from '../db/database';
 import type { Actor, TargetOrganization } from '../../common/policy';
 import { notFound } from '../errors';
-import { epochCache } from '../db/access-epoch';
+import { keptFor } from '../db/kept';
+import type { Versions } from '../db/versions';
 import { isPlainText } from '../../common/schemas/text';
 
+/** What the tree's caches are kept under: the tree's version, read with the request's (db/versions.ts). */
+type WithVersions = { versions?: Versions };
+const treeStamp = (actor: WithVersions | undefined) => (actor?.versions ? `t${actor.versions.tree}` : undefined);
+
 /**
- * The target with its ancestors, nearest first; 404 when there is no such organization. With the
- * request's access epoch, answered from the cache of that epoch (db/access-epoch.ts).
+ * The target with its ancestors, nearest first; 404 when there is no such organization. Kept for the
+ * tree's version the request read (db/kept.ts): only adding, removing or moving organizations changes it.
  */
-export async function loadTarget(db: Queryable, organizationId: string, epoch?: number): Promise<TargetOrganization> {
-  return epochCache<TargetOrganization>(db, 'targets').through(organizationId, epoch, () => queryTarget(db, organizationId));
+export async function loadTarget(db: Queryable, organizationId: string, actor?: WithVersions): Promise<TargetOrganization> {
+  return keptFor<TargetOrganization>(db, 'targets').through(organizationId, treeStamp(actor), 0, () => queryTarget(db, organizationId));
 }
 
 async function queryTarget(db: Queryable, organizationId: string): Promise<TargetOrganization> {
@@ -48,8 +53,8 @@ async function queryTarget(db: Queryable, organizationId: string): Promise<Targe
  * Ids of the organizations where some role of the actor applies (DECISIONS.md "role scopes"),
  * or 'all' for operator staff whose scope reaches every organization.
  */
-export async function readableOrganizationIds(db: Queryable, actor: Actor & { epoch?: number }): Promise<'all' | string[]> {
-  return epochCache<'all' | string[]>(db, 'readable').through(readableKey(actor), actor.epoch, () => queryReadable(db, actor));
+export async function readableOrganizationIds(db: Queryable, actor: Actor & WithVersions): Promise<'all' | string[]> {
+  return keptFor<'all' | string[]>(db, 'readable').through(readableKey(actor), treeStamp(actor), 0, () => queryReadable(db, actor));
 }
 
 /**
@@ -92,12 +97,12 @@ async function queryReadable(db: Queryable, actor: Actor): Promise<'all' | strin
  * Targets for many organizations at once (one page of a list): one query for the whole
  * parent map instead of one per row. Organizations number in the thousands at most.
  */
-export async function loadTargets(db: Queryable, organizationIds: string[], epoch?: number): Promise<Map<string, TargetOrganization>> {
+export async function loadTargets(db: Queryable, organizationIds: string[], actor?: WithVersions): Promise<Map<string, TargetOrganization>> {
   const targets = new Map<string, TargetOrganization>();
   if (organizationIds.length === 0) return targets;
-  // Every organization's parent: read once per access epoch (moved by any write to organizations),
-  // not for every page of a list (5,000 rows each time at a vendor's scale).
-  const parentOf = await epochCache<Map<string, string | null>>(db, 'parents').through('all', epoch, async () => {
+  // Every organization's parent: read once per version of the tree, not for every page of a list
+  // (5,000 rows each time at a vendor's scale).
+  const parentOf = await keptFor<Map<string, string | null>>(db, 'parents').through('all', treeStamp(actor), 0, async () => {
     const rows = await db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
     return new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
   });

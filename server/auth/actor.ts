@@ -7,7 +7,8 @@ import type { Db, Queryable } from '../db/database';
 import type { Actor } from '../../common/policy';
 import type { OrganizationRole } from '../../common/enums';
 import { audit } from '../db/audit';
-import { epochCache, readEpochs } from '../db/access-epoch';
+import { keptFor } from '../db/kept';
+import { readVersions, stampOf, type Versions } from '../db/versions';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
 
@@ -15,12 +16,8 @@ export interface RequestActor extends Actor {
   email: string;
   name: string;
   organization_name: string;
-  /** The access epoch this request runs at: caches of its sign-in work are valid for it (db/access-epoch.ts). */
-  epoch: number;
-  /** The data epoch read with it: kept list pages and totals are valid for it (db/page-cache.ts). */
-  data_epoch: number;
-  /** The journal epoch read with it: kept journal pages are valid for it (audit/journal.ts). */
-  journal_epoch: number;
+  /** The versions read for this request (db/versions.ts): what it keeps or finds kept is valid for them. */
+  versions: Versions;
 }
 
 export async function loadAssignments(db: Queryable, memberId: string) {
@@ -104,19 +101,32 @@ async function signUpByDomain(db: Db, identity: Identity, now: Date) {
 /** What a person whose provider has not verified their email is told. */
 export const UNVERIFIED_EMAIL = 'Your sign-in provider has not verified your email address, so the portal cannot tell whose membership it is. Verify the address with your provider, then sign in again.';
 
-export async function resolveActor(db: Db, identity: Identity, now: Date): Promise<RequestActor> {
+/**
+ * The actor behind a verified identity, kept per email for the versions of the member's organization and the
+ * tree (a role, a ban, the member's row or an organization's move changes one of them). `alsoRead`: the
+ * organizations whose versions the request needs besides (the one in its path), read in the same statement.
+ */
+export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRead: readonly string[] = []): Promise<RequestActor> {
   // The email is the only link between a token and a member (and a trusted domain): an address
   // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
-  // Read first, so the member and roles read below are at least as new as the epoch they are cached for.
-  const { access: epoch, data, journal } = await readEpochs(db);
-  const actors = epochCache<RequestActor>(db, 'actors');
-  const cached = actors.get(identity.email, epoch);
-  // The kept actor with this request's data and journal epochs (a fresh object: the kept one is shared).
-  if (cached) return { ...cached, data_epoch: data, journal_epoch: journal };
-  const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
+  const actors = keptFor<Omit<RequestActor, 'versions'>>(db, 'actors');
+  const known = knownOrganization.get(identity.email);
+  // Read before the member, so what is kept below is at least as new as the versions it is kept for.
+  let versions = await readVersions(db, known ? [known, ...alsoRead] : alsoRead);
+  const stamp = known && stampOf(versions, [known]);
+  const kept = stamp && actors.get(identity.email, stamp, now.getTime());
+  if (kept) return { ...kept, versions };
+  let member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
+  }
+  if (member.organization_id !== known) {
+    // First sign-in here: the versions of the member's organization, then the member again after them.
+    if (knownOrganization.size >= KNOWN_LIMIT) knownOrganization.clear();
+    knownOrganization.set(identity.email, member.organization_id);
+    versions = await readVersions(db, [member.organization_id, ...alsoRead]);
+    member = (await findMember(db, identity.email)) ?? member;
   }
   if (member.date_organization_banned) {
     throw forbidden(`${member.organization_name} is banned from the portal.`, 'AccessError');
@@ -125,10 +135,7 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
     throw forbidden('Your membership is banned.', 'AccessError');
   }
   const roles = await loadAssignments(db, member.member_id);
-  const actor = actors.set(identity.email, epoch, {
-    epoch,
-    data_epoch: data,
-    journal_epoch: journal,
+  const actor = {
     member_id: member.member_id,
     email: member.member_email,
     name: member.name,
@@ -136,6 +143,13 @@ export async function resolveActor(db: Db, identity: Identity, now: Date): Promi
     organization_name: member.organization_name,
     organization_role: member.organization_role as OrganizationRole,
     roles: roles.map(({ organization_name: _n, ...a }) => a),
-  });
-  return { ...actor };
+  };
+  const memberStamp = stampOf(versions, [member.organization_id]);
+  if (memberStamp) actors.set(identity.email, memberStamp, actor);
+  return { ...actor, versions };
 }
+
+/** The organization of each email seen here, so its versions are read with the request's first statement. */
+const knownOrganization = new Map<string, string>();
+/** Emails remembered at most (a person costs one more statement at their next call once forgotten). */
+const KNOWN_LIMIT = 100_000;

@@ -9,6 +9,7 @@ import { forbidden, HttpError, unauthorized, unavailable } from '../errors';
 import { describeError } from '../startup';
 import { authRefusals } from '../metrics';
 import { memberRefusal, tokenRefusal } from './refusals';
+import { isPlainText } from '../../common/schemas/text';
 
 type AuthMode = 'member' | 'public' | 'self';
 
@@ -89,7 +90,10 @@ export async function authenticateMember(api: FastifyInstance, request: FastifyR
     throw unauthorized('Your session is not valid any more. Please sign in again.');
   }
   try {
-    return await resolveActor(api.db, identity, api.now());
+    // The organization in the path: its version is read with the member's, in one statement (http/kept-answers.ts).
+    // An id no organization can have (a control character, which PostgreSQL refuses to compare) is left out.
+    const { id } = (request.params ?? {}) as { id?: unknown };
+    return await resolveActor(api.db, identity, api.now(), typeof id === 'string' && isPlainText(id) ? [id] : []);
   } catch (error) {
     const reason = memberRefusal(error);
     if (reason) authRefusals.inc({ reason });

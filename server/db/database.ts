@@ -12,7 +12,6 @@ import {
 } from 'kysely';
 import type { Database } from './schema';
 import { pgModule } from './pg';
-import { readingOncePerTurn, sharingReads } from './shared-read';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -52,15 +51,16 @@ export function databaseLocation(db: Queryable): { databaseUrl?: string; sqliteF
 }
 
 /**
- * One row of a fixed statement, past the query builder: the epoch rows (db/access-epoch.ts) are read
- * on every request, and building and compiling that query through Kysely cost several times more CPU
- * than SQLite running it. Only for constant SQL text without parameters.
+ * The rows of a fixed statement (`?` for its parameters), past the query builder: the versions
+ * (db/versions.ts) are read on every request, and building and compiling that query through Kysely
+ * cost several times more CPU than SQLite running it.
  */
-type RowReader = (text: string) => Promise<Record<string, unknown>>;
-const rowReaders = new WeakMap<object, RowReader>();
+type RowsReader = (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+const rowsReaders = new WeakMap<object, RowsReader>();
 
-export function readRow(db: Queryable, text: string): Promise<Record<string, unknown>> | undefined {
-  return rowReaders.get(db)?.(text);
+export function readRows(db: Queryable, text: string, params: readonly unknown[] = []): Promise<Record<string, unknown>[]> {
+  const reader = rowsReaders.get(db);
+  return reader ? reader(text, params) : db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params])).then((r) => r.rows);
 }
 
 /**
@@ -97,10 +97,10 @@ function mayWrite(node: RootOperationNode): boolean {
 }
 
 export function openDatabase(options: DatabaseOptions): Db {
-  const { db, use, readRow, marker } = connect(options);
+  const { db, use, readRows: reader, marker } = connect(options);
   writeMarkers.set(db, marker);
   if (use) pools.set(db, use);
-  rowReaders.set(db, readRow);
+  rowsReaders.set(db, reader);
   const file = options.sqliteFile ?? DEFAULT_SQLITE_FILE;
   locations.set(db, options.databaseUrl ? { databaseUrl: options.databaseUrl } : { sqliteFile: file === ':memory:' ? file : path.resolve(file) });
   return db;
@@ -108,7 +108,7 @@ export function openDatabase(options: DatabaseOptions): Db {
 
 const DEFAULT_SQLITE_FILE = './data/portal.db';
 
-function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): { db: Db; use?: () => PoolUse; readRow: RowReader; marker: WriteMarker } {
+function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): { db: Db; use?: () => PoolUse; readRows: RowsReader; marker: WriteMarker } {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
     const pg = pgModule();
@@ -121,10 +121,18 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
     // under way when the server went away) would end the process. Its statement fails with the error.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const use = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    // A named statement (PostgreSQL parses and plans it once per connection), its concurrent callers sharing reads.
-    const readRow = readerPerText((text, index) => sharingReads(async () => (await pool.query({ name: `row_${index}`, text })).rows[0]));
+    // A named statement: PostgreSQL parses and plans it once per connection.
+    const names = new Map<string, { name: string; text: string }>();
+    const readRows: RowsReader = async (text, values) => {
+      let named = names.get(text);
+      if (!named) {
+        let n = 0;
+        names.set(text, (named = { name: `rows_${names.size}`, text: text.replace(/\?/g, () => `$${++n}`) }));
+      }
+      return (await pool.query({ ...named, values: [...values] })).rows;
+    };
     const marker = new WriteMarker();
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [marker] }), use, readRow, marker };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [marker] }), use, readRows, marker };
   }
   if (sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
   const sqlite = new SQLite(sqliteFile);
@@ -134,7 +142,7 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // 4 MB of SQLite's own page cache instead of better-sqlite3's 16 MB: the operating system caches the file
-  // anyway, and the lists, totals and journal pages are kept by the portal (db/page-cache.ts), so a miss here
+  // anyway, and the answers read most are kept by the portal (http/kept-answers.ts), so a miss here
   // costs a read from memory, while the 16 MB filled up during a long run and sat in the process's RSS.
   sqlite.pragma('cache_size = -4000');
   const marker = new WriteMarker();
@@ -143,24 +151,12 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
   // While a transaction is open, through the driver: it holds the one connection for the whole
   // transaction, and a read between its statements would see what it has not committed. Otherwise the
   // kept statement at once: there is nothing uncommitted to see, and the driver's queue and promises were
-  // most of the epoch read's cost on every request.
-  const readNow = async (text: string) =>
+  // most of the versions read's cost on every request.
+  const readRows: RowsReader = async (text, params) =>
     sqlite.inTransaction
-      ? (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text))).rows[0]
-      : (statements.prepare(text).all([])[0] as Record<string, unknown>);
-  // The requests of one event-loop turn share one read of a statement (db/shared-read.ts).
-  const readRow = readerPerText((text) => readingOncePerTurn(() => readNow(text)));
-  return { db, readRow, marker };
-}
-
-/** A reader of each statement text, made when the text is first read (`index`: how many were made before it). */
-function readerPerText(make: (text: string, index: number) => () => Promise<Record<string, unknown>>): RowReader {
-  const readers = new Map<string, () => Promise<Record<string, unknown>>>();
-  return (text) => {
-    let reader = readers.get(text);
-    if (!reader) readers.set(text, (reader = make(text, readers.size)));
-    return reader();
-  };
+      ? (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows
+      : (statements.prepare(text).all(params) as Record<string, unknown>[]);
+  return { db, readRows, marker };
 }
 
 /**

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Db, type Queryable } from './database';
-import { readEpoch, readEpochs } from './access-epoch';
+import { readVersions, type Versions } from './versions';
 import { migrateToLatest } from './migrate';
-import { readExportEpoch, stopExportEpochWatch } from './export-epoch';
+import { readEpoch, readExportEpoch, stopExportEpochWatch } from './export-epoch';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/support/databases';
 
 const dialects = await testDialects();
@@ -54,18 +54,18 @@ describe.each(dialects)('export epoch on %s', (dialect) => {
 
   it('never reads what a transaction in progress has not committed', async () => {
     const before = await readEpoch(database.db, 'export_epoch');
-    const epochsBefore = await readEpochs(database.db);
-    let read: Promise<{ access: number; data: number; exported: number }> | undefined;
+    const versionsBefore = await readVersions(database.db, []);
+    let read: Promise<{ versions: Versions; exported: number }> | undefined;
     await database.db.transaction().execute(async (tx) => {
       await moveEpoch(tx, 'rolled-back');
-      // As the triggers of a list's table do (migration 0010): the sign-in's one statement reads it.
-      await sql`update data_epoch set epoch = epoch + 1 where id = 1`.execute(tx);
+      // As the triggers of the organizations do (migration 0022): the sign-in's one statement reads it.
+      await sql`update organization_tree set epoch = epoch + 1 where id = 1`.execute(tx);
       // Asked while the transaction holds its uncommitted row: answered after it ended.
-      read = Promise.all([readEpochs(database.db), readExportEpoch(database.db)]).then(([e, exported]) => ({ ...e, exported }));
+      read = Promise.all([readVersions(database.db, []), readExportEpoch(database.db)]).then(([versions, exported]) => ({ versions, exported }));
       await new Promise((r) => setTimeout(r, 50));
       throw new Error('roll back');
     }).catch((error: Error) => expect(error.message).toBe('roll back'));
-    expect(await read!).toEqual({ ...epochsBefore, exported: before });
+    expect(await read!).toEqual({ versions: versionsBefore, exported: before });
     expect(await readExportEpoch(database.db)).toBe(before);
   });
 });

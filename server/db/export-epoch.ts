@@ -11,8 +11,7 @@
  * connected, or lost), every poll reads the database, as before.
  */
 import type pg from 'pg';
-import { readEpoch } from './access-epoch';
-import { databaseLocation, lastWriteAt, type Db } from './database';
+import { databaseLocation, lastWriteAt, readRows, type Db, type Queryable } from './database';
 import { pgModule } from './pg';
 
 const WRITE_WINDOW_MS = 2_000;
@@ -30,6 +29,13 @@ interface Watch {
 }
 
 const watches = new WeakMap<object, Watch>();
+
+/** The number of the export epoch row (migrations 0007, 0016). */
+export async function readEpoch(db: Queryable, name: 'export_epoch' = 'export_epoch'): Promise<number> {
+  const [row] = await readRows(db, `select epoch from ${name} where id = 1`);
+  if (!row) throw new Error(`The ${name} row is missing.`);
+  return Number(row.epoch);
+}
 
 export async function readExportEpoch(db: Db): Promise<number> {
   return knownExportEpoch(db) ?? (watching(db) ? readEpoch(db, 'export_epoch') : readAndHold(db));

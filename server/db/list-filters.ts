@@ -1,13 +1,11 @@
 /**
  * The filters the certificate and license lists share beyond the SPEC's toggles (issue 12, docs/decisions.md
  * "Status filters"): the status chips, "expiring within N days" and the range on the end of validity, over one
- * list's status conditions (db/status-sql.ts), with when a page they filter changes by time alone.
+ * list's status conditions (db/status-sql.ts), and whether they read the clock (such a page is not kept).
  */
 import type { Expression, SqlBool } from 'kysely';
 import { DAY } from '../../common/dates';
 import type { StatusGroup } from '../../common/status-filters';
-import type { Queryable } from './database';
-import { earliest, nextInstant, shiftedInstant } from './count-cache';
 import { withStatuses } from './status-sql';
 
 export interface StatusFilterQuery<S extends string> {
@@ -30,12 +28,9 @@ interface StatusList<S extends string> {
   groups: readonly StatusGroup<S>[];
   /** The chips whose rows change as time passes. */
   timeStatuses: readonly S[];
-  table: 'certificates' | 'licenses';
-  /** The columns of the validity window: its start and its (exclusive) end. */
-  window: readonly [start: string, end: string];
 }
 
-export function statusListFilters<S extends string>({ sql, groups, timeStatuses, table, window }: StatusList<S>) {
+export function statusListFilters<S extends string>({ sql, groups, timeStatuses }: StatusList<S>) {
   return {
     /** The conditions of the query's filters, each over the list's own table (so counts need no joins). */
     conditions(query: StatusFilterQuery<S>, at: string): Expression<SqlBool>[] {
@@ -50,17 +45,6 @@ export function statusListFilters<S extends string>({ sql, groups, timeStatuses,
     /** Do the filters read the clock: which rows they let through changes as rows enter or leave their validity? */
     readsClock(query: StatusFilterQuery<S>): boolean {
       return !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => timeStatuses.includes(s)));
-    },
-
-    /**
-     * The next instant a row enters or leaves its validity window, or (expiring within N days) comes within
-     * N days of its end: that instant is its end N days earlier.
-     */
-    nextEdge(db: Queryable, now: Date, query?: Pick<StatusFilterQuery<S>, 'expiringWithin'>): () => Promise<number> {
-      const edges = nextInstant(db, table, [...window], now);
-      if (!query?.expiringWithin) return edges;
-      const entering = shiftedInstant(db, table, window[1], now, query.expiringWithin * DAY);
-      return earliest(edges, entering);
     },
   };
 }

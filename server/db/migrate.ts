@@ -22,6 +22,7 @@ import * as notifications from './migrations/20261127_0018_notifications';
 import * as journalEpoch from './migrations/20261127_0019_journal_epoch';
 import * as domainsDataEpoch from './migrations/20261127_0020_domains_data_epoch';
 import * as expiringIndexes from './migrations/20261127_0021_expiring_indexes';
+import * as organizationVersions from './migrations/20261128_0022_organization_versions';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0019_journal_epoch': journalEpoch,
   '20261127_0020_domains_data_epoch': domainsDataEpoch,
   '20261127_0021_expiring_indexes': expiringIndexes,
+  '20261128_0022_organization_versions': organizationVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

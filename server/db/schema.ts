@@ -116,9 +116,11 @@ interface AuditRecordsTable {
 }
 
 /** How many journal records each organization has (migration 0005). */
-interface JournalCountersTable {
+/** Per organization: how many journal records it has (their numbering) and the version of its data (migration 0022). */
+interface OrganizationCountersTable {
   organization_id: string;
-  total: number;
+  journal_records: number;
+  version: number;
 }
 
 /** Sign-in accounts of the built-in identity provider. */
@@ -146,8 +148,8 @@ interface OidcPayloadsTable {
 }
 
 /** Small named values shared by all instances: signing keys, the master-secret verifier. */
-/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): access_epoch, export_epoch, data_epoch, journal_epoch. */
-interface AccessEpochTable {
+/** One row (id 1) moved on by triggers (db/epoch-triggers.ts): export_epoch, organization_tree. */
+interface EpochTable {
   id: number;
   epoch: string | number;
 }
@@ -279,11 +281,9 @@ export interface Database {
   accounts: AccountsTable;
   oidc_payloads: OidcPayloadsTable;
   settings: SettingsTable;
-  access_epoch: AccessEpochTable;
-  export_epoch: AccessEpochTable;
-  data_epoch: AccessEpochTable;
-  journal_epoch: AccessEpochTable;
-  journal_counters: JournalCountersTable;
+  export_epoch: EpochTable;
+  organization_tree: EpochTable;
+  organization_counters: OrganizationCountersTable;
   archive_versions: ArchiveVersionsTable;
   events: EventsTable;
   event_marks: EventMarksTable;

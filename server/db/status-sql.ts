@@ -34,9 +34,6 @@ export function certificateSql(table: 'c' | 'certificates') {
     notValid: (at: string): Expression<SqlBool> => eb.or([eb(col('date_not_before'), '>', at), eb(col('date_not_after'), '<=', at)]),
     /** `pending_acknowledgement`: approved, not revoked, not acknowledged, expired. */
     pendingAcknowledgement: (at: string): Expression<SqlBool> => eb.and([approved(), eb(col('date_expiry_acknowledged'), 'is', null), expired(at)]),
-    /** Approved, not revoked, not acknowledged, not yet expired: its not-after is when it becomes pending. */
-    awaitingExpiry: (at: string): Expression<SqlBool> =>
-      eb.and([approved(), eb(col('date_expiry_acknowledged'), 'is', null), eb(col('date_not_after'), '>', at)]),
     /** `certificateHasStatus` (common/status-filters.ts): the status chip. */
     has: (filter: CertificateStatusFilter, at: string): Expression<SqlBool> => {
       switch (filter) {
@@ -90,12 +87,6 @@ export function licenseSql(table: 'l' | 'licenses') {
           eb(eb.selectFrom('licenses as s').select('s.date_rejected').where('s.license_id', '=', col('extended_by_license_id')), 'is not', null),
         ]),
       ]),
-    /**
-     * Approved, not acknowledged, not yet expired: its valid-until may make it pending. A superset of
-     * the rows that will be (one with a successor may not), so the next change it gives is never late.
-     */
-    awaitingExpiry: (at: string): Expression<SqlBool> =>
-      eb.and([eb(col('date_approved'), 'is not', null), eb(col('date_expiry_acknowledged'), 'is', null), eb(col('date_valid_until'), '>', at)]),
     /** `licenseHasStatus` (common/status-filters.ts): the license shows this badge (licenseStatus). */
     has: (filter: LicenseStatusFilter, at: string): Expression<SqlBool> => {
       const approvedBy = eb(col('date_approved'), 'is not', null);

@@ -59,7 +59,7 @@ function uploadsIn(file: string) {
       .flatMap((record) => record.message.match(DN) ?? []);
     // Each organization's journal counter is its number of records (a trigger keeps it in the same transaction).
     const counters = db.prepare(
-      'select count(*) as n from journal_counters c where c.total <> (select count(*) from audit_records a where a.organization_id = c.organization_id)',
+      'select count(*) as n from organization_counters c where c.journal_records <> (select count(*) from audit_records a where a.organization_id = c.organization_id)',
     ).get() as { n: number };
     return { integrity, rows, journal, counterMismatches: counters.n };
   } finally {

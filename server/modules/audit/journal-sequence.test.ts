@@ -27,7 +27,7 @@ describe.each(dialects)('journal numbering on %s', (dialect) => {
   const numbers = async (organizationId: string) =>
     (await database.db.selectFrom('audit_records').select(['record_id', 'sequence']).where('organization_id', '=', organizationId).orderBy('record_id').execute()).map((r) => Number(r.sequence));
   const total = async (organizationId: string) =>
-    Number((await database.db.selectFrom('journal_counters').select('total').where('organization_id', '=', organizationId).executeTakeFirst())?.total ?? 0);
+    Number((await database.db.selectFrom('organization_counters').select('journal_records').where('organization_id', '=', organizationId).executeTakeFirst())?.journal_records ?? 0);
 
   it('numbers the records already there when the migration runs, then every new one', async () => {
     const { db } = database;

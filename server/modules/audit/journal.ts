@@ -4,24 +4,21 @@ import type { Db } from '../../db/database';
 import { auditRecordSchema, type AuditRecord, type JournalExportQuery, type JournalQuery } from '../../../common/schemas/audit';
 import type { RequestActor } from '../../auth/actor';
 import { authorize } from '../../access/authorize';
-import { cachedPage, encodeJson, queryKey, type JsonPage } from '../../db/page-cache';
+import { encodeJson, type JsonPage } from '../../http/kept-answers';
 import { journalBatches, journalSize, listAuditRecords } from './repository';
 import { csvDisposition, csvStream, journalExport, type CsvColumn, exportedOrganizationName } from '../../http/csv';
 
 const records = z.array(auditRecordSchema);
 
 /**
- * One page of the journal as JSON, kept for the journal epoch read at sign-in (db/page-cache.ts):
- * the next record written anywhere moves it on, so a kept page is found without a statement. Records
- * are only ever appended, numbered 1…n per organization, so a page is made from n, read first.
+ * One page of the journal as JSON. Records are only ever appended, numbered 1…n per organization, so a
+ * page is made from n, read first.
  */
 export async function listJournal(db: Db, actor: RequestActor, organizationId: string, query: JournalQuery): Promise<JsonPage> {
   await authorize(db, actor, 'read', organizationId);
-  return cachedPage(db, actor.journal_epoch, `journal ${organizationId} ${queryKey(query)}`, null, async () => {
-    const size = await journalSize(db, organizationId);
-    const { rows, total } = await listAuditRecords(db, organizationId, query, undefined, size);
-    return { json: encodeJson(records, rows), total };
-  });
+  const size = await journalSize(db, organizationId);
+  const { rows, total } = await listAuditRecords(db, organizationId, query, undefined, size);
+  return { json: encodeJson(records, rows), total };
 }
 
 /**

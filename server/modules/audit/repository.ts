@@ -39,8 +39,8 @@ const page = (rows: Row[], total: number) => ({ rows: rows.map((r) => ({ ...r, r
 
 /** The number of records in an organization's journal, kept in step with it (migration 0005). */
 export async function journalSize(db: Queryable, organizationId: string): Promise<number> {
-  const counter = await db.selectFrom('journal_counters').select('total').where('organization_id', '=', organizationId).executeTakeFirst();
-  return Number(counter?.total ?? 0);
+  const counter = await db.selectFrom('organization_counters').select('journal_records').where('organization_id', '=', organizationId).executeTakeFirst();
+  return Number(counter?.journal_records ?? 0);
 }
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { auditRecordSchema, journalExportQuery, journalQuery } from '../../../common/schemas/audit';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
-import { sendPage } from '../../db/page-cache';
+import { sendPage } from '../../http/kept-answers';
 import { exportJournal, listJournal } from './journal';
 import { csvResponse, sendCsv } from '../../http/csv';
 
@@ -12,6 +12,7 @@ export const journalRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
     '/organizations/:id/auditrecords',
     {
+      config: { keep: { varies: 'roles' } },
       schema: {
         summary: 'List the journal of an organization, newest first',
         operationId: 'listAuditRecords',

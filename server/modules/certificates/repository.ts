@@ -8,7 +8,6 @@ import { sortColumn } from '../../../common/sorts';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsThroughIndex } from '../../db/text-index';
-import { cachedTotal, filtersKey, organizationsKey } from '../../db/count-cache';
 import { statusListFilters } from '../../db/list-filters';
 import { certificateSql } from '../../db/status-sql';
 
@@ -69,14 +68,11 @@ function listOrder(sort: CertificateSort | PendingCertificateSort, oneOrganizati
 
 /** The chips, "expiring within" and the range on not-after (db/list-filters.ts). */
 const filters = statusListFilters({
-  sql: status, groups: CERTIFICATE_STATUS_GROUPS, timeStatuses: CERTIFICATE_TIME_STATUSES, table: 'certificates', window: ['date_not_before', 'date_not_after'],
+  sql: status, groups: CERTIFICATE_STATUS_GROUPS, timeStatuses: CERTIFICATE_TIME_STATUSES,
 });
 
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
 export const filterReadsClock = filters.readsClock;
-
-/** The next instant a filtered list of certificates may change by time alone. */
-export const nextValidityEdge = filters.nextEdge;
 
 /**
  * One page of certificates of the given organizations ('all' for operator-wide lists),
@@ -109,12 +105,8 @@ export async function listCertificates(
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
   const order = listOrder(query.sort ?? (oneOrganization ? 'distinguished_name' : 'organization_name'), oneOrganization);
   const page = inOrder(filtered(selectCertificates(db, order.columns[0] === 'o.organization_name')).select(SUMMARY), order);
-  const key = `certificates ${organizationsKey(organizations)} ${filtersKey(query)}`;
   const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([
-    page.offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now, query) : undefined),
-  ]);
+  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
   return { rows, total };
 }
 

@@ -6,7 +6,8 @@ import { certificateExportQuery, certificateListQuery } from '../../../common/sc
 import { csvResponse, sendCsv } from '../../http/csv';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
-import { sendPage } from '../../db/page-cache';
+import { sendPage, type KeepRule } from '../../http/kept-answers';
+import { filterReadsClock } from './repository';
 import * as service from './service';
 import * as bulk from './bulk';
 import { certificateBulkBody, certificateBulkParams, certificateBulkPreviewQuery, certificateBulkResultSchema, bulkPreviewSchema } from '../../../common/schemas/bulk';
@@ -17,6 +18,8 @@ const org = z.object({ id: idText() });
 const orgDn = org.extend({ dn: idText(4096) });
 const list = z.array(certificateSummarySchema);
 const done = { 204: z.null() };
+/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock. */
+const keep: KeepRule = { varies: 'roles', when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
 /**
  * The description as the document shows it (common/schemas/certificate.ts descriptionSchema). The
  * route takes any JSON: the service checks it after the caller's roles, so a reader who may not edit
@@ -35,7 +38,7 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
     bulk.run(api.db, actorOf(request), request.params.action, request.body, api.now, request.log),
   );
 
-  api.get('/certificates', { schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/certificates', { config: { keep }, schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
@@ -47,7 +50,7 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
     sendCsv(reply, await service.exportForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now)),
   );
 
-  api.get('/organizations/:id/certificates', { schema: { summary: 'List the certificates of an organization', operationId: 'listOrganizationCertificates', tags, params: org, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/organizations/:id/certificates', { config: { keep }, schema: { summary: 'List the certificates of an organization', operationId: 'listOrganizationCertificates', tags, params: org, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 
@@ -59,7 +62,7 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get(
     '/organizations/:id/members/:memberId/certificates',
-    { schema: { summary: 'List the certificates a member uploaded', operationId: 'listMemberCertificates', tags, params: org.extend({ memberId: idText() }), querystring: certificateListQuery, response: { 200: list } } },
+    { config: { keep }, schema: { summary: 'List the certificates a member uploaded', operationId: 'listMemberCertificates', tags, params: org.extend({ memberId: idText() }), querystring: certificateListQuery, response: { 200: list } } },
     async (request, reply) => {
       const { id, memberId } = request.params;
       return sendPage(reply, await service.listOwnedBy(api.db, actorOf(request), id, memberId, request.query, api.now()));

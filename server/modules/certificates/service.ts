@@ -3,6 +3,7 @@
  * of each change in the same transaction.
  */
 import type { Db, Queryable } from '../../db/database';
+import type { Versions } from '../../db/versions';
 import { memberOf } from '../members/service';
 import type { RequestActor } from '../../auth/actor';
 import { abilitiesOn, OBJECT_ACTIONS, type Action, type Actor, type TargetOrganization } from '../../../common/policy';
@@ -15,12 +16,11 @@ import { certificateCsvColumns } from './csv-export';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
-import { readableOrganizationIds, rolesKey } from '../../access/tree';
+import { readableOrganizationIds } from '../../access/tree';
 import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
-import { organizationsKey } from '../../db/count-cache';
-import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
+import { encodeJson, type JsonPage } from '../../http/kept-answers';
 import { parseCertificatePem } from './x509';
 import * as repo from './repository';
 import type { CertificateDetailRow, CertificateListRow } from './repository';
@@ -59,25 +59,20 @@ function toCertificate(row: CertificateDetailRow, target: TargetOrganization, ac
 
 const summaries = z.array(certificateSummarySchema);
 
-/** One page of certificates as JSON, kept per data epoch (db/page-cache.ts): summaries do not read the clock. */
+/** One page of certificates as JSON: summaries do not read the clock (their filters may: routes.ts keeps those pages not). */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: repo.CertificateListQuery, now: Date): Promise<JsonPage> {
-  const epoch = await readDataEpoch(db, actor);
-  // The rows' abilities are the same for everyone with the caller's assignments.
-  const key = `certificates ${organizationsKey(organizations)} ${rolesKey(actor)} ${queryKey(query)}`;
-  return cachedPage(db, epoch, key, now, async () => {
-    const { rows, total } = await repo.listCertificates(db, organizations, query, now);
-    return encodePage(db, actor, rows, total);
-  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now, query) : undefined);
+  const { rows, total } = await repo.listCertificates(db, organizations, query, now);
+  return encodePage(db, actor, rows, total);
 }
 
-async function encodePage(db: Queryable, actor: Actor & { epoch?: number }, rows: CertificateListRow[], total: number): Promise<JsonPage> {
+async function encodePage(db: Queryable, actor: Actor & { versions?: Versions }, rows: CertificateListRow[], total: number): Promise<JsonPage> {
   const may = await abilitiesIn(db, actor, 'certificate', rows.map((r) => r.organization_id));
   return { json: encodeJson(summaries, rows.map((row) => toSummary(row, may(row.organization_id)))), total };
 }
 
-/** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
+/** One page of the pending approvals or acknowledgements as JSON (pending/service.ts joins the pages). */
 export async function pendingPage(
-  db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
+  db: Queryable, actor: Actor & { versions?: Versions }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
   paging: { offset: number; limit: number; sort?: PendingCertificateSort },
 ): Promise<JsonPage> {
   const { rows, total } = await repo.listPendingCertificates(db, organizations, kind, now, paging);

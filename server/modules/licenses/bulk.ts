@@ -32,7 +32,7 @@ const ACTIONS: Record<LicenseBulkAction, BulkAction> = {
 
 type Filters = LicenseExportQuery;
 
-/** How many rows of `organizations` match (in `state`, when given): the list's own count, kept per data epoch. */
+/** How many rows of `organizations` match (in `state`, when given): the list's own count. */
 async function count(db: Db, organizations: 'all' | string[], filters: Filters, now: Date, state?: repo.LicenseState) {
   return (await repo.listLicenses(db, organizations, { ...filters, state, offset: 0, limit: 1 }, now)).total;
 }

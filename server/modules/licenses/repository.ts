@@ -12,7 +12,6 @@ import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { inOrder, mostlyTrue, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
-import { cachedTotal, filtersKey, organizationsKey } from '../../db/count-cache';
 import { statusListFilters } from '../../db/list-filters';
 import { licenseSql } from '../../db/status-sql';
 import { conflict } from '../../errors';
@@ -39,14 +38,11 @@ export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
 
 /** The chips, "expiring within" and the range on valid-until (db/list-filters.ts). */
 const filters = statusListFilters({
-  sql: status, groups: LICENSE_STATUS_GROUPS, timeStatuses: LICENSE_TIME_STATUSES, table: 'licenses', window: ['date_valid_from', 'date_valid_until'],
+  sql: status, groups: LICENSE_STATUS_GROUPS, timeStatuses: LICENSE_TIME_STATUSES,
 });
 
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
 export const filterReadsClock = filters.readsClock;
-
-/** The next instant a filtered list of licenses may change by time alone. */
-export const nextValidityEdge = filters.nextEdge;
 
 /** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
 const SORT_COLUMNS = {
@@ -96,12 +92,8 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
   const page = inOrder(filtered(selectLicenses(db)), listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization));
-  const key = `licenses ${organizationsKey(organizations)} ${filtersKey(query)}`;
   const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([
-    page.offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, key, now, count, filterReadsClock(query) ? nextValidityEdge(db, now, query) : undefined),
-  ]);
+  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
   return { rows, total };
 }
 

@@ -6,7 +6,8 @@ import { licenseExportQuery, licenseListQuery } from '../../../common/schemas/li
 import { csvResponse, sendCsv } from '../../http/csv';
 import { idText, text } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
-import { sendPage } from '../../db/page-cache';
+import { sendPage, type KeepRule } from '../../http/kept-answers';
+import { filterReadsClock } from './repository';
 import * as service from './service';
 import * as bulk from './bulk';
 import { bulkPreviewSchema, licenseBulkBody, licenseBulkParams, licenseBulkPreviewQuery, licenseBulkResultSchema } from '../../../common/schemas/bulk';
@@ -18,6 +19,8 @@ const org = z.object({ id: idText() });
 const license = z.object({ id: idText() });
 const list = z.array(licenseSchema);
 const TEXT = 'text/plain; charset=utf-8';
+/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; days left set their instant. */
+const keep: KeepRule = { varies: 'roles', when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
 /**
  * ?version=, and optionally ?today=: the instant the requester's day started (their local
  * midnight), which the successor is valid from; without it the UTC day (docs/decisions.md "Licenses").
@@ -35,7 +38,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
     bulk.run(api.db, actorOf(request), request.params.action, request.body, api.now, request.log),
   );
 
-  api.get('/licenses', { schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/licenses', { config: { keep }, schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 
@@ -63,7 +66,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
     sendCsv(reply, await service.exportForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now)),
   );
 
-  api.get('/organizations/:id/licenses', { schema: { summary: 'List the licenses of an organization', operationId: 'listOrganizationLicenses', tags, params: org, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/organizations/:id/licenses', { config: { keep }, schema: { summary: 'List the licenses of an organization', operationId: 'listOrganizationLicenses', tags, params: org, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForOrganization(api.db, actorOf(request), request.params.id, request.query, api.now()));
   });
 

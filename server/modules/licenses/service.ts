@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import { z } from 'zod';
 import type { Db, Queryable, Tx } from '../../db/database';
+import type { Versions } from '../../db/versions';
 import type { LicensesTable } from '../../db/schema';
 import type { RequestActor } from '../../auth/actor';
 import type { Action, Actor } from '../../../common/policy';
@@ -18,11 +19,10 @@ import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, 
 import { DAY } from '../../../common/dates';
 import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
 import { authorize } from '../../access/authorize';
-import { readableOrganizationIds, rolesKey } from '../../access/tree';
+import { readableOrganizationIds } from '../../access/tree';
 import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
-import { organizationsKey } from '../../db/count-cache';
-import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
+import { encodeJson, type JsonPage } from '../../http/kept-answers';
 import * as repo from './repository';
 import type { LicenseRow } from './repository';
 
@@ -76,24 +76,19 @@ export function licensePage(rows: LicenseRow[], total: number, now: Date, may: (
   };
 }
 
-/** One page of the pending approvals or acknowledgements as JSON (pending/service.ts keeps and joins the pages). */
+/** One page of the pending approvals or acknowledgements as JSON (pending/service.ts joins the pages). */
 export async function pendingPage(
-  db: Queryable, actor: Actor & { epoch?: number }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
+  db: Queryable, actor: Actor & { versions?: Versions }, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date,
   paging: { offset: number; limit: number; sort?: PendingLicenseSort },
 ): Promise<JsonPage> {
   const { rows, total } = await repo.listPendingLicenses(db, organizations, kind, now, paging);
   return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
 }
 
-/** One page of licenses as JSON, kept per data epoch (db/page-cache.ts). */
+/** One page of licenses as JSON, with the instant its days left change. */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: LicenseListQuery, now: Date): Promise<JsonPage> {
-  const epoch = await readDataEpoch(db, actor);
-  // The rows' abilities are the same for everyone with the caller's assignments.
-  const key = `licenses ${organizationsKey(organizations)} ${rolesKey(actor)} ${queryKey(query)}`;
-  return cachedPage(db, epoch, key, now, async () => {
-    const { rows, total } = await repo.listLicenses(db, organizations, query, now);
-    return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
-  }, repo.filterReadsClock(query) ? repo.nextValidityEdge(db, now, query) : undefined);
+  const { rows, total } = await repo.listLicenses(db, organizations, query, now);
+  return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
 }
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: LicenseListQuery, now: Date) {

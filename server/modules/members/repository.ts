@@ -7,7 +7,6 @@ import type { MemberListQuery, MemberSort } from '../../../common/schemas/member
 import { sortColumn } from '../../../common/sorts';
 import { inOrder, type Order } from '../../db/sort';
 import { containsIgnoringCase } from '../../db/text-filter';
-import { cachedTotal, organizationsKey } from '../../db/count-cache';
 
 const ADMINISTRATIVE: Role[] = ['ADMINISTRATOR', 'SUPERVISOR'];
 
@@ -49,7 +48,7 @@ export async function listMembers(db: Queryable, organizations: 'all' | string[]
   const count = async () => Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const [rows, total] = await Promise.all([
     inOrder(q, listOrder(query.sort, organizations !== 'all' && organizations.length === 1)).offset(query.offset).limit(query.limit).execute(),
-    cachedTotal(db, JSON.stringify(['members', organizationsKey(organizations), filter]), new Date(), count),
+    count(),
   ]);
   return { rows, total };
 }

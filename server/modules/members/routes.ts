@@ -8,7 +8,7 @@ import { csvResponse, sendCsv } from '../../http/csv';
 import { banQuery } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
-import { sendPage } from '../../db/page-cache';
+import { sendPage } from '../../http/kept-answers';
 import * as service from './service';
 import * as roles from './roles';
 import { signInStatus } from './status';
@@ -22,7 +22,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['members'];
   const at = '/organizations/:id/members/:memberId';
 
-  api.get('/members', { schema: { summary: 'List the members of the organizations the caller can see', operationId: 'listMembers', tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
+  api.get('/members', { config: { keep: { varies: 'member' } }, schema: { summary: 'List the members of the organizations the caller can see', operationId: 'listMembers', tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
     return sendPage(reply, await service.listAllMembers(api.db, actorOf(request), request.query));
   });
 
@@ -36,13 +36,13 @@ export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get(
     '/organizations/:id/members',
-    { schema: { summary: 'List the members of an organization', operationId: 'listOrganizationMembers', tags, params: org, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } },
+    { config: { keep: { varies: 'member' } }, schema: { summary: 'List the members of an organization', operationId: 'listOrganizationMembers', tags, params: org, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } },
     async (request, reply) => {
       return sendPage(reply, await service.listOrganizationMembers(api.db, actorOf(request), request.params.id, request.query));
     },
   );
 
-  api.get(at, { schema: { summary: 'Get a member', operationId: 'getMember', tags, params: orgMember, response: one } }, async (request) =>
+  api.get(at, { config: { keep: { varies: 'member' } }, schema: { summary: 'Get a member', operationId: 'getMember', tags, params: orgMember, response: one } }, async (request) =>
     service.getMember(api.db, actorOf(request), request.params.id, request.params.memberId),
   );
 

@@ -17,8 +17,7 @@ import { memberRefusal } from '../../../common/policy';
 import { readableOrganizationIds } from '../../access/tree';
 import { audit, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
-import { organizationsKey } from '../../db/count-cache';
-import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
+import { encodeJson, type JsonPage } from '../../http/kept-answers';
 import * as repo from './repository';
 import type { MemberRowWithOrganization } from './repository';
 import { keepAnAdministrator } from './rules';
@@ -66,17 +65,12 @@ export async function lockMember(tx: Tx, memberId: string) {
 const members = z.array(memberSchema);
 
 /**
- * One page of members as JSON, kept per data epoch (db/page-cache.ts). A member shows the roles in
- * the organizations the caller can read, so those are part of the key.
+ * One page of members as JSON. A member shows the roles in the organizations the caller can read, and
+ * abilities name the caller's own row apart (policy.ts memberRefusal): routes.ts keeps it per member.
  */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: MemberListQuery): Promise<JsonPage> {
-  const [epoch, readable] = await Promise.all([readDataEpoch(db, actor), readableOrganizationIds(db, actor)]);
-  // Abilities name the caller's own row apart (policy.ts memberRefusal): the key names the caller.
-  const key = `members ${organizationsKey(organizations)} ${organizationsKey(readable)} ${actor.member_id} ${queryKey(query)}`;
-  return cachedPage(db, epoch, key, null, async () => {
-    const { rows, total } = await repo.listMembers(db, organizations, query);
-    return { json: encodeJson(members, await toMembers(db, actor, rows)), total };
-  });
+  const { rows, total } = await repo.listMembers(db, organizations, query);
+  return { json: encodeJson(members, await toMembers(db, actor, rows)), total };
 }
 
 /** GET /api/organizations/{id}/members */

@@ -11,8 +11,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { epochCache, readEpoch, type EpochCache } from '../../db/access-epoch';
-import { earliest, keep, nextInstant, shiftedInstant, type Kept } from '../../db/count-cache';
+import { keptFor } from '../../db/kept';
+import { earliest, nextInstant, shiftedInstant } from '../../db/next-instant';
+import { readGlobalVersion } from '../../db/versions';
 
 const DAY = 86_400_000;
 
@@ -57,14 +58,14 @@ export function registerAlertMetrics(app: FastifyInstance): void {
     });
   };
 
-  // Each read is kept until the data epoch moves (a write to certificates or licenses, on any instance) or, for
-  // those that read the clock, until the next instant a row's end passes now, now + 7 days or now + 30 days: the
-  // same rule as the lists' totals (db/count-cache.ts). Most scrapes then read only the data epoch, once per gauge.
-  const reads = epochCache<Kept<unknown>>(app.db, 'alert-metrics');
+  // Each read is kept (db/kept.ts) until any organization's data changes (the global version, on any instance) or,
+  // for those that read the clock, until the next instant a row's end passes now, now + 7 days or now + 30 days.
+  // Most scrapes then read only the global version, once per gauge.
+  const reads = keptFor<unknown>(app.db, 'alert-metrics', { entries: 100 });
   const kept = async <T>(key: string, now: Date, load: () => Promise<T>, table?: 'certificates' | 'licenses'): Promise<T> => {
     const end = table === 'certificates' ? 'date_not_after' : 'date_valid_until';
     const until = table && earliest(nextInstant(app.db, table, [end], now), ...[7, 30].map((days) => shiftedInstant(app.db, table, end, now, days * DAY)));
-    return keep(reads as EpochCache<Kept<T>>, key, await readEpoch(app.db, 'data_epoch'), now, load, until);
+    return reads.through(key, await readGlobalVersion(app.db), now.getTime(), load, until) as Promise<T>;
   };
 
   // Kept as text, not as its thousands of series: kept objects outlive the young generation, so each scrape after a

@@ -34,7 +34,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get(
     '/notices',
-    { schema: { summary: "The caller's notices, newest first, with the unread count", operationId: 'listNotices', tags: ['notifications'], querystring: noticeQuerySchema, response: { 200: noticePageSchema } } },
+    { config: { keep: { varies: 'member' } }, schema: { summary: "The caller's notices, newest first, with the unread count", operationId: 'listNotices', tags: ['notifications'], querystring: noticeQuerySchema, response: { 200: noticePageSchema } } },
     async (request) => notices.listNotices(api.db, actorOf(request).member_id, request.query),
   );
 

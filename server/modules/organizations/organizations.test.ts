@@ -260,7 +260,7 @@ describe.each(dialects)('organizations API on %s', (dialect) => {
         const res = await t.call(w.supervisor.email, { method: 'GET', url: `/api/organizations?filter=${encodeURIComponent(org.name)}` });
         return res.json().find((o: { organization_id: string }) => o.organization_id === org.id)?.domains;
       };
-      // Asked twice: the second answer is the page kept for the data epoch.
+      // Asked twice: the second answer is the page kept for the organizations' versions.
       expect(await listed()).toEqual([org.domain]);
       expect(await listed()).toEqual([org.domain]);
       const saved = await t.call(w.supervisor.email, { method: 'PUT', url: url(org.id), payload: { domains: [org.domain, `eu.${org.domain}`] } });
@@ -274,7 +274,7 @@ describe.each(dialects)('organizations API on %s', (dialect) => {
     it('answers GET with the organization as it is after any write, whoever wrote it, and with the caller\'s own roles', async () => {
       const { org } = await customer({ trusted: true });
       const get = async (as = w.supervisor.email) => (await t.call(as, { method: 'GET', url: url(org.id) })).json();
-      // Asked twice: the second answer is the one kept for the data epoch.
+      // Asked twice: the second answer is the one kept for the organization's version.
       expect(await get()).toMatchObject({ website: null, domains: [org.domain] });
       expect(await get()).toMatchObject({ website: null, domains: [org.domain] });
       await t.db.updateTable('organizations').set({ website: 'https://direct.example' }).where('organization_id', '=', org.id).execute();

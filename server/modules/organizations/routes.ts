@@ -6,7 +6,7 @@ import {
 } from '../../../common/schemas/organization';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
-import { sendKeptJson, sendPage } from '../../db/page-cache';
+import { sendPage } from '../../http/kept-answers';
 import * as service from './service';
 import { csvResponse, sendCsv } from '../../http/csv';
 
@@ -22,13 +22,12 @@ export const organizationRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.get(
     '/organizations',
-    { schema: { summary: 'List the organizations the caller can see', operationId: 'listOrganizations', tags, querystring: organizationListQuery, response: { 200: z.array(organizationSchema) } } },
+    { config: { keep: { varies: 'member' } }, schema: { summary: 'List the organizations the caller can see', operationId: 'listOrganizations', tags, querystring: organizationListQuery, response: { 200: z.array(organizationSchema) } } },
     async (request, reply) => sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query)),
   );
 
-  // JSON made by the service with the schema's own encoding, kept per data epoch (service.ts).
-  api.get('/organizations/:id', { schema: { summary: 'Get an organization', operationId: 'getOrganization', tags, params, response: one } }, async (request, reply) =>
-    sendKeptJson(reply, await service.getJsonForActor(api.db, actorOf(request), request.params.id)),
+  api.get('/organizations/:id', { config: { keep: { varies: 'member' } }, schema: { summary: 'Get an organization', operationId: 'getOrganization', tags, params, response: one } }, async (request) =>
+    service.getForActor(api.db, actorOf(request), request.params.id),
   );
 
   api.post('/organizations', { schema: { summary: 'Create an organization', operationId: 'createOrganization', tags, body: organizationCreateSchema, response: { 201: organizationSchema } } }, async (request, reply) => {

@@ -16,9 +16,8 @@ import { loadTarget, loadTargets, readableOrganizationIds } from '../../access/t
 import { authorize, refuseWhen } from '../../access/authorize';
 import { audit, type AuditSubject } from '../../db/audit';
 import { lockRow } from '../../db/lock';
-import { organizationsKey } from '../../db/count-cache';
-import { epochCache } from '../../db/access-epoch';
-import { cachedPage, encodeJson, queryKey, readDataEpoch, type JsonPage } from '../../db/page-cache';
+import type { Versions } from '../../db/versions';
+import { encodeJson, type JsonPage } from '../../http/kept-answers';
 import { badRequest, conflict, forbidden } from '../../errors';
 import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn } from '../../http/csv';
 
@@ -44,20 +43,14 @@ function toOrganization(actor: Actor, row: OrganizationWithParent, target: Targe
 
 const organizations = z.array(organizationSchema);
 
-/**
- * One page of the organizations the actor can read, as JSON kept per data epoch (db/page-cache.ts).
- * Each shows the actor's own applying roles, so the key names the actor (a role change moves the epoch).
- */
+/** One page of the organizations the actor can read, as JSON; each shows the actor's own applying roles. */
 export async function listForActor(
-  db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number; member_id: string }, query: { filter?: string; offset: number; limit: number; sort?: OrganizationSort },
+  db: Queryable, actor: Actor & { versions?: Versions; member_id: string }, query: { filter?: string; offset: number; limit: number; sort?: OrganizationSort },
 ): Promise<JsonPage> {
-  const [epoch, readable] = await Promise.all([readDataEpoch(db, actor), readableOrganizationIds(db, actor)]);
-  const key = `organizations ${actor.member_id} ${organizationsKey(readable)} ${queryKey(query)}`;
-  return cachedPage(db, epoch, key, null, async () => {
-    const { rows, total } = await repo.listOrganizations(db, readable, query);
-    const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor.epoch);
-    return { json: encodeJson(organizations, rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!))), total };
-  });
+  const readable = await readableOrganizationIds(db, actor);
+  const { rows, total } = await repo.listOrganizations(db, readable, query);
+  const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor);
+  return { json: encodeJson(organizations, rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!))), total };
 }
 
 /**
@@ -69,7 +62,7 @@ export async function exportForActor(db: Db, actor: RequestActor, query: { filte
   const readable = await readableOrganizationIds(db, actor);
   const batches = offsetBatches(async (offset, limit) => {
     const { rows } = await repo.listOrganizations(db, readable, { ...query, offset, limit });
-    const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor.epoch);
+    const targets = await loadTargets(db, rows.map((r) => r.organization_id), actor);
     return rows.map((row) => toOrganization(actor, row, targets.get(row.organization_id)!));
   });
   const onEnd = journalExport(db, actor, actor.organization_id, 'the organizations', query, now);
@@ -91,19 +84,11 @@ const ORGANIZATION_COLUMNS: CsvColumn<Organization>[] = [
   { header: 'your_roles', value: (o) => o.roles.map((r) => `${r.role} (${r.scope})`).join('; ') },
 ];
 
-/**
- * One organization as the bytes of its JSON (GET /api/organizations/{id}), kept per data epoch for each
- * member, since it shows the caller's roles and abilities there: every screen of an organization asks
- * for it. Its own cache, not the list pages' 200 (db/page-cache.ts), which one entry per member and
- * organization would push the screens' first pages out of. Authorized before anything kept is sent.
- */
-export async function getJsonForActor(db: Queryable, actor: Actor & { epoch?: number; data_epoch?: number; member_id: string }, organizationId: string): Promise<Buffer> {
+/** One organization (GET /api/organizations/{id}) with the caller's roles and abilities there. */
+export async function getForActor(db: Queryable, actor: Actor & { versions?: Versions; member_id: string }, organizationId: string): Promise<Organization> {
   const target = await authorize(db, actor, 'read', organizationId);
-  const epoch = await readDataEpoch(db, actor);
-  return epochCache<Buffer>(db, 'organization').through(`${organizationId} ${actor.member_id}`, epoch, async () => {
-    const row = await repo.findOrganization(db, organizationId);
-    return encodeJson(organizationSchema, toOrganization(actor, row!, target));
-  });
+  const row = await repo.findOrganization(db, organizationId);
+  return toOrganization(actor, row!, target);
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { isPostgres, type Queryable } from '../../db/database';
-import { earliest, nextInstant, shiftedInstant } from '../../db/count-cache';
+import { earliest, nextInstant, shiftedInstant } from '../../db/next-instant';
 import { certificateSql, licenseSql } from '../../db/status-sql';
 import { EXPIRING_PRESETS, type LicenseStatusFilter } from '../../../common/status-filters';
 import { DAY } from '../../../common/dates';

@@ -13,8 +13,8 @@ const DESCRIPTION =
 export const overviewRoutes: FastifyPluginAsyncZod = async (api) => {
   api.get(
     '/organizations/:id/overview',
-    { schema: { summary: 'The overview of an organization: what needs attention', operationId: 'getOrganizationOverview', description: DESCRIPTION, tags, params: z.object({ id: idText() }), response: { 200: overviewSchema } } },
-    async (request) => service.organizationOverview(api.db, actorOf(request), request.params.id, api.now()),
+    { config: { keep: { varies: 'roles' } }, schema: { summary: 'The overview of an organization: what needs attention', operationId: 'getOrganizationOverview', description: DESCRIPTION, tags, params: z.object({ id: idText() }), response: { 200: overviewSchema } } },
+    async (request, reply) => service.organizationOverview(api.db, actorOf(request), request.params.id, api.now(), (at) => (reply.keptUntil = at)),
   );
 
   api.get(

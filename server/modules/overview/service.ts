@@ -7,14 +7,13 @@
 import type { Db } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
 import { authorize, authorizeGlobal } from '../../access/authorize';
-import { readableOrganizationIds } from '../../access/tree';
+import { readableOrganizationIds, rolesKey } from '../../access/tree';
 import { EXPIRING_PRESETS } from '../../../common/status-filters';
 import type { Overview } from '../../../common/schemas/overview';
 import * as certificates from '../certificates/service';
 import * as licenses from '../licenses/service';
-import { keep, organizationsKey, type Kept } from '../../db/count-cache';
-import { epochCache } from '../../db/access-epoch';
-import { readDataEpoch } from '../../db/page-cache';
+import { keptFor } from '../../db/kept';
+import { readGlobalVersion } from '../../db/versions';
 import * as repo from './repository';
 
 const ADMIN_OVERVIEW_REFUSAL = 'Only staff of the operator organization see the overview of all organizations.';
@@ -22,9 +21,10 @@ const ADMIN_OVERVIEW_REFUSAL = 'Only staff of the operator organization see the 
 /** The latest journal records shown. */
 const JOURNAL_ENTRIES = 10;
 
-export async function organizationOverview(db: Db, actor: RequestActor, organizationId: string, now: Date): Promise<Overview> {
+/** `until`: told the next instant the answer changes by time alone (the route keeps it until then). */
+export async function organizationOverview(db: Db, actor: RequestActor, organizationId: string, now: Date, until: (at: number) => void): Promise<Overview> {
   await authorize(db, actor, 'read', organizationId);
-  return overviewOf(db, actor, [organizationId], now, 'organization');
+  return overviewOf(db, actor, [organizationId], now, 'organization', until);
 }
 
 export async function adminOverview(db: Db, actor: RequestActor, now: Date): Promise<Overview> {
@@ -32,14 +32,16 @@ export async function adminOverview(db: Db, actor: RequestActor, now: Date): Pro
   const organizations = await readableOrganizationIds(db, actor);
   // The journals of many organizations cannot be merged cheaply record by record: then the caller's own.
   const merged = organizations === 'all' || organizations.length <= repo.OVERVIEW_TUNING.mergedJournals;
-  return overviewOf(db, actor, organizations, now, merged ? 'organizations' : 'own');
+  return overviewOf(db, actor, organizations, now, merged ? 'organizations' : 'own', () => {});
 }
 
-async function overviewOf(db: Db, actor: RequestActor, scope: repo.Scope, now: Date, journal: Overview['journal']['scope']): Promise<Overview> {
+async function overviewOf(
+  db: Db, actor: RequestActor, scope: repo.Scope, now: Date, journal: Overview['journal']['scope'], until: (at: number) => void,
+): Promise<Overview> {
   const journalScope = journal === 'own' ? [actor.organization_id] : scope;
   const [counts, records, organizations] = await Promise.all([
-    keptCounts(db, actor, scope, now),
-    // Not kept: its newest records are one index seek each, and a kept copy would go with every record written (the journal epoch).
+    keptCounts(db, actor, scope, now, until),
+    // Not kept with the counts: its newest records are one index seek each.
     repo.latestRecords(db, journalScope, JOURNAL_ENTRIES),
     scope === 'all' ? repo.organizationCount(db) : scope.length,
   ]);
@@ -59,14 +61,20 @@ async function overviewOf(db: Db, actor: RequestActor, scope: repo.Scope, now: D
 type Counts = Awaited<ReturnType<typeof countAll>>;
 
 /**
- * The counts, kept per instance for the organizations (db/count-cache.ts `keep`) until the data
- * epoch moves (any write to certificates or licenses, on any instance) or time alone changes one:
- * the next validity edge, a row entering a window, a new month (repo.nextCountChange). Counting
- * 20,000 certificates of one organization costs about 50 ms on SQLite, all 100,000 about 200 ms.
+ * The counts. One organization's answer is kept whole (routes.ts, http/kept-answers.ts) until the next instant a
+ * count changes by time alone (`until`). Those of many organizations (the admin overview: counting 100,000
+ * certificates costs about 200 ms on SQLite) are kept here until any organization's data changes (the global
+ * version) or that instant.
  */
-async function keptCounts(db: Db, actor: RequestActor, scope: repo.Scope, now: Date): Promise<Counts> {
-  const epoch = await readDataEpoch(db, actor);
-  return keep(epochCache<Kept<Counts>>(db, 'overview'), `overview ${organizationsKey(scope)}`, epoch, now, () => countAll(db, actor, scope, now), repo.nextCountChange(db, now));
+async function keptCounts(db: Db, actor: RequestActor, scope: repo.Scope, now: Date, until: (at: number) => void): Promise<Counts> {
+  const next = repo.nextCountChange(db, now);
+  if (scope !== 'all' && scope.length === 1) {
+    const [counts, at] = await Promise.all([countAll(db, actor, scope, now), next()]);
+    until(at);
+    return counts;
+  }
+  const key = `${rolesKey(actor)} ${scope === 'all' ? 'all' : [...scope].sort().join(',')}`;
+  return keptFor<Counts>(db, 'overview', { entries: 100 }).through(key, await readGlobalVersion(db), now.getTime(), () => countAll(db, actor, scope, now), next);
 }
 
 async function countAll(db: Db, actor: RequestActor, scope: repo.Scope, now: Date) {

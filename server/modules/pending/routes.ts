@@ -7,7 +7,7 @@ import { PENDING_PAGE_SIZE, pendingCertificateExportQuery, pendingLicenseExportQ
 import { csvResponse, sendCsv } from '../../http/csv';
 import { actorOf } from '../../auth/hook';
 import { pendingJson } from './service';
-import { sendKeptJson } from '../../db/page-cache';
+import { sendJson } from '../../http/kept-answers';
 import { exportPendingCertificates, exportPendingLicenses } from './export';
 
 const DESCRIPTIONS = {
@@ -21,6 +21,7 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
     api.get(
       path,
       {
+        config: { keep: { varies: 'roles' } },
         schema: {
           tags: ['pending'],
           summary: `Pending ${kind}s: one page of each list with its total`,
@@ -31,8 +32,8 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
         },
       },
       async (request, reply) => {
-        // JSON made by the service with the schema's own encoding (service.ts), kept while its pages are.
-        return sendKeptJson(reply, await pendingJson(api.db, actorOf(request), kind, request.query, api.now()));
+        // JSON made by the service from its pages, each encoded with the schema's own encoding (service.ts).
+        return sendJson(reply, await pendingJson(api.db, actorOf(request), kind, request.query, api.now()));
       },
     );
 

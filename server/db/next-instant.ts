@@ -1,0 +1,33 @@
+/**
+ * When something read changes by time alone: the next instant a certificate's or license's date passes
+ * (index seeks). What reads the clock is kept until then (http/kept-answers.ts `keptUntil`).
+ */
+import { sql } from 'kysely';
+import type { Queryable } from './database';
+
+/** The next instant after `now` among these columns' values (an index seek each), or Infinity. */
+export function nextInstant(db: Queryable, table: 'certificates' | 'licenses', columns: string[], now: Date): () => Promise<number> {
+  return async () => {
+    const at = now.toISOString();
+    const firsts = await Promise.all(
+      columns.map((column) =>
+        db.selectFrom(table).select(sql<string | null>`min(${sql.ref(column)})`.as('at')).where(sql.ref(column), '>', at).executeTakeFirst(),
+      ),
+    );
+    return Math.min(Infinity, ...firsts.map((r) => (r?.at ? Date.parse(String(r.at)) : Infinity)));
+  };
+}
+
+/**
+ * The next instant after `now` at which a row's `column`, less `lead` ms, falls: when a row comes
+ * within `lead` of its end ("expiring within N days"). One index seek.
+ */
+export function shiftedInstant(db: Queryable, table: 'certificates' | 'licenses', column: string, now: Date, lead: number): () => Promise<number> {
+  const next = nextInstant(db, table, [column], new Date(now.getTime() + lead));
+  return async () => (await next()) - lead;
+}
+
+/** The earliest of several next instants (each asked at once). */
+export function earliest(...instants: Array<() => Promise<number>>): () => Promise<number> {
+  return async () => Math.min(Infinity, ...(await Promise.all(instants.map((next) => next()))));
+}

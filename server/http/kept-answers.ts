@@ -1,0 +1,140 @@
+/**
+ * Answers kept whole and revalidated by ETag (docs/decisions.md "Kept answers"). A route declares in
+ * `config.keep` that its answer may be kept and what it varies by; the key and the validity are built here
+ * and nowhere else:
+ * - the key: the route, its path and query parameters (validated, so spelled one way) and the caller's roles
+ *   (the abilities in the answer), or the member for an answer that shows the caller;
+ * - the validity: the version of the organization in the path and of the tree (db/versions.ts), read with the
+ *   caller's sign-in in one statement, and the instant the answer changes by time alone (`reply.keptUntil`,
+ *   set by sendPage). A write in one organization leaves every other organization's answers valid.
+ * An answer found is sent without running the route: the same roles over the same tree were authorized when it
+ * was made, and the sign-in that refuses bans ran before. Every such answer carries an ETag of its bytes, so a
+ * browser's repeated read costs a 304; answers of several organizations (admin lists) get the ETag and are not
+ * kept. JSON of 1 kB or more is gzipped for clients that accept it, once while it is kept.
+ */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { rolesKey } from '../access/tree';
+import { keptFor } from '../db/kept';
+import { stampOf } from '../db/versions';
+
+export interface KeepRule {
+  /** Besides path and query: the caller's roles (abilities), or the member (an answer that shows the caller). */
+  varies: 'roles' | 'member';
+  /** False for a query whose answer reads the clock (a filter on validity): then not kept, only tagged. */
+  when?: (query: unknown) => boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    keep?: KeepRule;
+  }
+  interface FastifyReply {
+    /** The first instant (ms) the answer may differ by time alone; Infinity: never. */
+    keptUntil: number;
+  }
+}
+
+interface Answer {
+  body: Buffer;
+  etag: string;
+  total: string | undefined;
+  gzipped?: Promise<Buffer>;
+}
+
+/** Kept answers at most, and their bytes: a few screens of every active organization, within the RSS budget. */
+const LIMITS = { entries: 20_000, bytes: 48 * 2 ** 20, sizeOf: (a: Answer) => a.body.length + 200 };
+
+/** A page of a list as the route sends it: its JSON and the total of the list (X-Total-Count). */
+export interface JsonPage {
+  json: Buffer;
+  total: number;
+  /** The first instant the bytes differ by time alone (a field that reads the clock); omitted: never. */
+  changesAt?: number;
+}
+
+/** The bytes of `value` as the route's response schema would encode it (a route does not run it on bytes). */
+export function encodeJson<S extends z.ZodType>(schema: S, value: z.output<S>): Buffer {
+  return Buffer.from(JSON.stringify(z.encode(schema, value)));
+}
+
+/** Sends a page: its bytes, its total, and until when it holds by time alone. */
+export function sendPage(reply: FastifyReply, page: JsonPage) {
+  reply.header('x-total-count', String(page.total));
+  if (page.changesAt !== undefined) reply.keptUntil = page.changesAt;
+  return sendJson(reply, page.json);
+}
+
+/** Sends JSON already encoded by the response schema (Fastify does not serialize a Buffer). */
+export function sendJson(reply: FastifyReply, json: Buffer) {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** Pages smaller than this go as they are: compressing them saves less than it costs. */
+const WORTH_COMPRESSING = 1024;
+const gzipInPool = promisify(gzip);
+
+interface Keeping {
+  key: string;
+  /** The request's instant (the injected clock): the answer is kept from it. */
+  at: number;
+  stamp: string | undefined;
+  found: boolean;
+}
+const keeping = new WeakMap<FastifyRequest, Keeping>();
+
+export function registerKeptAnswers(api: FastifyInstance): void {
+  api.decorateReply('keptUntil', Infinity);
+
+  api.addHook('preHandler', async (request, reply) => {
+    const rule = request.routeOptions.config?.keep;
+    const actor = request.actor;
+    if (!rule || !actor || request.method !== 'GET') return;
+    const { id } = request.params as { id?: unknown };
+    const who = rule.varies === 'member' ? `${actor.member_id} ` : '';
+    const key = `${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(request.query)} ${who}${rolesKey(actor)}`;
+    const stamp = typeof id === 'string' && rule.when?.(request.query) !== false ? stampOf(actor.versions, [id]) : undefined;
+    const state: Keeping = { key, at: api.now().getTime(), stamp, found: false };
+    keeping.set(request, state);
+    const found = stamp && answers(api).get(key, stamp, state.at);
+    if (!found) return;
+    state.found = true;
+    return send(request, reply, found);
+  });
+
+  api.addHook('onSend', async (request, reply, payload) => {
+    const state = keeping.get(request);
+    if (!state || state.found || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    const answer: Answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, total: reply.getHeader('x-total-count')?.toString() };
+    if (state.stamp) answers(api).set(state.key, state.stamp, answer, state.at, reply.keptUntil);
+    return prepare(request, reply, answer);
+  });
+}
+
+const answers = (api: FastifyInstance) => keptFor<Answer>(api.db, 'answers', LIMITS);
+
+async function send(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
+  if (answer.total !== undefined) reply.header('x-total-count', answer.total);
+  reply.type('application/json; charset=utf-8');
+  return reply.send(await prepare(request, reply, answer));
+}
+
+/** The headers of a kept or keepable answer, and its bytes: none for a matching If-None-Match, gzipped when accepted. */
+async function prepare(request: FastifyRequest, reply: FastifyReply, answer: Answer): Promise<Buffer | string> {
+  // no-cache: a browser keeps the answer but asks each time, with the ETag; private: it shows one caller's data.
+  reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+  if (answer.body.length >= WORTH_COMPRESSING) reply.header('vary', 'Accept-Encoding');
+  if (request.headers['if-none-match'] === answer.etag) {
+    reply.code(304).removeHeader('x-total-count');
+    return '';
+  }
+  const accepted = request.headers['accept-encoding'];
+  if (answer.body.length < WORTH_COMPRESSING || !accepted || negotiate(accepted, ['gzip']) !== 'gzip') return answer.body;
+  reply.header('content-encoding', 'gzip');
+  return (answer.gzipped ??= gzipInPool(answer.body));
+}
