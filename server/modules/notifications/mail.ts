@@ -54,7 +54,7 @@ export async function sendDueMails(db: Db, now: Date, options: MailOptions, batc
     await db.transaction().execute(async (tx) => {
       if (!error) {
         await tx.updateTable('mail_outbox').set({ attempts, date_sent: at, last_error: null }).where('mail_id', '=', mail.mail_id).execute();
-        await audit(tx, { reason: 'NOTICE_SENT', message: `Mailed "${mail.subject}" to ${recipients.join(', ')}.`, organization_id: mail.organization_id, member_email: null, now });
+        await audit(tx, { reason: 'NOTICE_SENT', message: `Mailed "${mail.subject}" to ${recipients.length === 1 ? recipients[0] : `${recipients.length} recipients`}.`, organization_id: mail.organization_id, member_email: null, now });
         return;
       }
       const next = nextAttemptAt(attempts, now);
