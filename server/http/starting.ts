@@ -27,6 +27,9 @@ export function startingServer(config: Config, readiness: Readiness): StartingSe
   let handler: http.RequestListener | undefined;
   let appHandler: http.RequestListener | undefined;
   const server = http.createServer((request, response) => handler?.(request, response));
+  // Node closes an idle connection after 5 s; clients behind a load balancer (which keeps its own for 60 s) would
+  // then meet closed connections and reconnect all the time. Fastify's own default, which this server bypasses.
+  server.keepAliveTimeout = 72_000;
   const front = Fastify({
     logger: loggerOptions(config),
     serverFactory: (frontHandler) => {
