@@ -12,7 +12,7 @@ import { audit } from '../../db/audit';
 import type { Db, Queryable } from '../../db/database';
 import { lockRow } from '../../db/lock';
 import { badRequest, conflict, notFound } from '../../errors';
-import { hostRefusal } from './address';
+import { hostRefusal, resolvedRefusal } from './address';
 
 type Caller = Actor & { email: string };
 const MISSING = 'Webhook endpoint not found.';
@@ -48,8 +48,9 @@ async function one(db: Queryable, organizationId: string, endpointId: string): P
   return found;
 }
 
-function checkUrl(url: string, allowPrivate: boolean): void {
-  const refusal = hostRefusal(new URL(url), allowPrivate);
+/** An address or a name that resolves (now) to one that webhooks may not reach is refused at once; the sender checks again. */
+async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
+  const refusal = hostRefusal(new URL(url), allowPrivate) ?? (await resolvedRefusal(new URL(url), allowPrivate));
   if (refusal) throw badRequest(`Invalid body field 'url': ${refusal}`, 'url');
 }
 
@@ -60,7 +61,7 @@ export async function listWebhooks(db: Db, actor: Actor, organizationId: string)
 
 export async function createWebhook(db: Db, actor: Caller, organizationId: string, body: WebhookBody, now: Date, allowPrivate: boolean) {
   await authorize(db, actor, 'notifications.manage', organizationId);
-  checkUrl(body.url, allowPrivate);
+  await checkUrl(body.url, allowPrivate);
   const id = randomUUID();
   const secret = newSecret();
   const at = now.toISOString();
@@ -89,7 +90,7 @@ async function change<T>(db: Db, organizationId: string, endpointId: string, run
 
 export async function saveWebhook(db: Db, actor: Caller, organizationId: string, endpointId: string, body: WebhookBody, now: Date, allowPrivate: boolean): Promise<Webhook> {
   await authorize(db, actor, 'notifications.manage', organizationId);
-  checkUrl(body.url, allowPrivate);
+  await checkUrl(body.url, allowPrivate);
   await change(db, organizationId, endpointId, async (tx) => {
     await tx.updateTable('webhook_endpoints').set({
       url: body.url, description: body.description, events: JSON.stringify(body.events), active: body.active ? 1 : 0, date_updated: now.toISOString(),
