@@ -152,7 +152,12 @@ export async function listDeliveries(db: Db, actor: Actor, organizationId: strin
   return deliveryRows(db, endpointId, query);
 }
 
-/** Queues the delivery's payload again now, as a new delivery (a new webhook-id: receivers that dedupe by id take it). */
+/**
+ * Queues the delivery's payload again now, as a new delivery of the same event. The sender gives it the event's
+ * webhook-id (deliver.ts), so a receiver that dedupes by id sees the same message. One at a time: while a delivery
+ * of the event to this endpoint is pending, another is a 409. The endpoint's row lock (`change`) puts concurrent
+ * calls one after the other, so the second one sees the first one's delivery.
+ */
 export async function redeliver(db: Db, actor: Caller, organizationId: string, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery> {
   await authorize(db, actor, 'notifications.manage', organizationId);
   const id = `msg_${randomUUID()}`;
@@ -160,6 +165,9 @@ export async function redeliver(db: Db, actor: Caller, organizationId: string, e
     const old = await tx.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).where('endpoint_id', '=', endpointId).executeTakeFirst();
     if (!old) throw notFound('Delivery not found.');
     if (old.status === 'pending') throw conflict('This delivery is still being tried: it needs no redelivery.');
+    const pending = await tx.selectFrom('webhook_deliveries').select('delivery_id')
+      .where('endpoint_id', '=', endpointId).where('event_id', '=', old.event_id).where('status', '=', 'pending').executeTakeFirst();
+    if (pending) throw conflict('A redelivery of this event is already being tried: wait for its outcome.');
     const at = now.toISOString();
     await tx.insertInto('webhook_deliveries').values({
       delivery_id: id, endpoint_id: endpointId, event_id: old.event_id, event_type: old.event_type, subject_key: old.subject_key,

@@ -157,6 +157,29 @@ describe.each(dialects)('webhooks on %s', (dialect) => {
     expect(journal.map((j) => j.reason)).toEqual(expect.arrayContaining(['WEBHOOK_CREATED', 'WEBHOOK_REDELIVERED']));
   });
 
+  it('queues one redelivery of 20 concurrent requests, refuses more while it is pending, and keeps the webhook-id', async () => {
+    const path = `/again-${Date.now()}`;
+    const { org, admin, endpoint, approve } = await setUp(path);
+    await approve((await make.certificate(org, 'requested')).dn);
+    await dispatchEvents(t.db, t.clock.now(), DISPATCH);
+    await deliverDueWebhooks(t.db, t.clock.now(), ALLOW);
+    const [delivered] = at(path);
+    const url = `/api/organizations/${org.id}/webhooks/${endpoint.endpoint_id}/deliveries/${delivered.id}/redeliver`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.call(admin.email, { method: 'POST', url })));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().message).toBe('A redelivery of this event is already being tried: wait for its outcome.');
+    const rows = await t.db.selectFrom('webhook_deliveries').select(['delivery_id', 'status']).where('endpoint_id', '=', endpoint.endpoint_id).execute();
+    expect(rows.map((d) => d.status).sort()).toEqual(['delivered', 'pending']);
+    const journal = await t.db.selectFrom('audit_records').select('reason').where('organization_id', '=', org.id).where('reason', '=', 'WEBHOOK_REDELIVERED').execute();
+    expect(journal).toHaveLength(1);
+    // Once it is through, the log may deliver the event again; every copy carries the first one's webhook-id.
+    await deliverDueWebhooks(t.db, t.clock.now(), ALLOW);
+    expect((await t.call(admin.email, { method: 'POST', url })).statusCode).toBe(200);
+    await deliverDueWebhooks(t.db, t.clock.now(), ALLOW);
+    expect(at(path).map((x) => x.id)).toEqual([delivered.id, delivered.id, delivered.id]);
+    expect(at(path).every((x) => x.verified.length === 1)).toBe(true);
+  });
+
   it('gives up after the last attempt, marks the delivery failed and journals it', async () => {
     const path = `/down-${Date.now()}`;
     const { org, endpoint, approve } = await setUp(path);
@@ -182,7 +205,12 @@ describe.each(dialects)('webhook addresses on %s', (dialect) => {
   it('refuses loopback and private endpoints without WEBHOOK_ALLOW_PRIVATE, when registered and when resolved', async () => {
     const org = await make.organization({ role: 'PARTNER' });
     const admin = await make.member(org, { role: 'ADMINISTRATOR' });
-    for (const url of ['http://127.0.0.1:9/x', 'http://[::1]/x', 'http://10.1.2.3/x', 'http://localhost/x', 'http://169.254.169.254/latest']) {
+    for (const url of [
+      'http://127.0.0.1:9/x', 'http://[::1]/x', 'http://10.1.2.3/x', 'http://localhost/x', 'http://169.254.169.254/latest',
+      // Issue 30, defect 5: IPv4-compatible, NAT64 and 6to4 forms of loopback, and special-purpose IPv4 ranges.
+      'http://[::127.0.0.1]:19341/x', 'http://[64:ff9b::127.0.0.1]:19341/x', 'http://[2002:7f00:1::]:19341/x', 'http://[::ffff:7f00:1]/x',
+      'http://192.0.2.10/x', 'http://198.18.0.1/x', 'http://100.64.0.1/x', 'http://0.0.0.0/x', 'http://240.0.0.1/x', 'http://224.0.0.1/x',
+    ]) {
       const refused = await t.call(admin.email, { method: 'POST', url: `/api/organizations/${org.id}/webhooks`, payload: { url, events: ['certificate.approved'] } });
       expect(refused.statusCode, url).toBe(400);
       expect(refused.json().message).toContain('WEBHOOK_ALLOW_PRIVATE');
