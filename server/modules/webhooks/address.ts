@@ -57,7 +57,7 @@ export function hostRefusal(url: URL, allowPrivate: boolean): string | null {
 }
 
 /** The refusal of a name that resolves to a refused address: which one is not told. */
-export const nameRefusal = (hostname: string) => `${hostname} resolves to ${PRIVATE_REFUSAL}`;
+const nameRefusal = (hostname: string) => `${hostname} resolves to ${PRIVATE_REFUSAL}`;
 
 /**
  * The refusal for a URL whose host name resolves (now) to a refused address, or null (also when it does not
