@@ -113,6 +113,10 @@ describe('policy: the operator\'s global actions and the rules beyond roles', ()
         expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'resource.read')).toBe(false);
         expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'piston.export')).toBe(role === 'DEVOPS');
         expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'piston.export')).toBe(false);
+        // A resource's location and grants (issue 30): operator SUPERVISOR and DEVOPS at any scope, ADMINISTRATOR unless MANAGED.
+        const manages = role === 'SUPERVISOR' || role === 'DEVOPS' || (role === 'ADMINISTRATOR' && scope !== 'MANAGED');
+        expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'resource.manage'), `${role} ${scope}`).toBe(manages);
+        expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'resource.manage')).toBe(false);
         // The admin overview: operator staff, whatever their role (issue 12 item 6); a partner's supervisor is not.
         expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'overview.admin')).toBe(true);
         expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'overview.admin')).toBe(false);

@@ -135,6 +135,14 @@ export function canOnOperator(actor: Actor | null | undefined, action: Action): 
 const GLOBAL_ACTIONS = {
   'resource.read': (actor: Actor | null | undefined) => isOperatorStaff(actor),
   'piston.export': (actor: Actor | null | undefined) => holdsAny(actor, ['DEVOPS'], true),
+  /**
+   * Manage resources anywhere (create, save, delete, grant, or toggle an organization's access): only this
+   * shows a resource's server location and every organization it is granted to. Others are shown no location
+   * and, of its grants, only the organization they look at (issue 30: a member saw the other customers of a
+   * restricted resource and its server path).
+   */
+  'resource.manage': (actor: Actor | null | undefined) =>
+    holdsAny(actor, ACTIONS['resource.toggleOrganization'], true) || canOnOperator(actor, 'resource.grant'),
   /** The overview across the organizations one reads (issue 12: "operator staff get the same"). */
   'overview.admin': (actor: Actor | null | undefined) => isOperatorStaff(actor),
 } as const;

@@ -92,12 +92,26 @@ test.describe('the shell', () => {
     await expectAccessible(page);
   });
 
-  test('logout returns to the Welcome screen', async ({ page }) => {
+  test('logout returns to the Welcome screen and ends the refresh token', async ({ page }) => {
     await signInToCertificates(page, 'member@contoso.example', { fresh: true });
+    const user = await page.evaluate(() => {
+      const key = Object.keys(window.localStorage).find((k) => k.startsWith('oidc.user:'))!;
+      return JSON.parse(window.localStorage.getItem(key)!) as { refresh_token: string; profile: { aud: string } };
+    });
+    expect(user.refresh_token).toBeTruthy();
+    const revoked = page.waitForResponse((response) => new URL(response.url()).pathname === '/oidc/token/revocation');
     await page.getByRole('link', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).click();
+    expect((await revoked).status()).toBe(200);
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
     await expectAccessible(page);
+    // What someone who copied the stored tokens before the sign-out would try (issue 30).
+    const refresh = await page.request.post('/oidc/token', {
+      form: { grant_type: 'refresh_token', refresh_token: user.refresh_token, client_id: user.profile.aud },
+      failOnStatusCode: false,
+    });
+    expect(refresh.status()).toBe(400);
+    expect((await refresh.json()).error).toBe('invalid_grant');
   });
 
   test('an unknown path shows Page not found', async ({ page }) => {

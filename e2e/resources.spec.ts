@@ -241,4 +241,14 @@ test.describe('resources and the download gateway', () => {
     await expect(page.getByRole('switch', { name: 'Granted to Contoso' })).toBeChecked();
     await expectAccessible(page);
   });
+
+  test('an approver of the operator sees neither the location nor the grants of a resource', async ({ page }) => {
+    await signInToCertificates(page, 'approver@operator.example');
+    await page.goto('/admin/resources');
+    await page.getByRole('link', { name: 'Linux packages (beta)' }).click();
+    await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveAttribute('readonly', '');
+    await expect(page.getByLabel('Location')).toHaveCount(0);
+    await expect(page.getByRole('tab', { name: 'Organizations' })).toBeDisabled();
+    await expectAccessible(page);
+  });
 });

@@ -65,9 +65,11 @@ export const resourceSchema = z.object({
   resource_type: z.enum(RESOURCE_TYPES),
   resource_access: z.enum(RESOURCE_ACCESS),
   path_pattern: z.string(),
-  location: z.string(),
+  location: z.string().nullable().describe('The absolute server path; null for callers who may not manage resources (common/policy.ts "resource.manage").'),
   description: z.string().nullable(),
-  organizations: z.array(resourceOrganizationSchema),
+  organizations: z.array(resourceOrganizationSchema).describe(
+    'The organizations a RESTRICTED resource is granted to. Callers who may not manage resources see at most the organization they look at (the path\'s, or their own in the catalogue).',
+  ),
   abilities: abilitiesOf('resource'),
 });
 export type Resource = z.infer<typeof resourceSchema>;

@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../../config';
 import { openDatabase, type Db } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 import { createVerifier } from '../tokens';
-import { createTestDatabase, testDialects } from '../../../test/support/databases';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
 import { factories } from '../../../test/support/factories';
 import { KyselyAdapter } from './adapter';
 import { loadProviderKeys } from './keys';
@@ -51,10 +51,12 @@ interface PortalOptions {
   logStream?: { write(line: string): void };
 }
 
-async function startPortal(sqliteFile: string, port: number, options: PortalOptions = {}): Promise<Portal> {
+/** A portal on a SQLite file (or ':memory:'), or on a test database of either engine (which it then drops). */
+async function startPortal(database: string | TestDatabase, port: number, options: PortalOptions = {}): Promise<Portal> {
   const publicUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig({ NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: publicUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...options.env });
-  const db = openDatabase({ sqliteFile });
+  const db = typeof database === 'string' ? openDatabase({ sqliteFile: database }) : database.db;
+  const closeDb = typeof database === 'string' ? () => db.destroy() : () => database.drop();
   await migrateToLatest(db);
   let account = await db.selectFrom('accounts').select('account_id').where('email', '=', EMAIL).executeTakeFirst();
   if (!account) {
@@ -66,7 +68,7 @@ async function startPortal(sqliteFile: string, port: number, options: PortalOpti
   }
   const app = await buildApp({ config, db, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.listen({ port, host: '127.0.0.1' });
-  return { app, db, config, publicUrl, accountId: account.account_id, close: async () => { await app.close(); await db.destroy(); } };
+  return { app, db, config, publicUrl, accountId: account.account_id, close: async () => { await app.close(); await closeDb(); } };
 }
 
 /** A browser's cookies, enough for the provider's: name, value, path. */
@@ -126,9 +128,10 @@ function pkce() {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-function authorizeUrl(portal: Portal, challenge?: string) {
+function authorizeUrl(portal: Portal, challenge?: string, extra: Record<string, string> = {}) {
   const url = new URL(`${portal.config.oidc.issuer}/auth`);
   url.search = new URLSearchParams({
+    ...extra,
     client_id: portal.config.oidc.clientId,
     response_type: 'code',
     redirect_uri: `${portal.publicUrl}/auth/callback`,
@@ -149,8 +152,8 @@ async function tokenRequest(portal: Portal, form: Record<string, string>) {
 }
 
 /** Signs in from scratch; answers the callback URL the browser lands on. */
-async function signIn(portal: Portal, browser: Browser, challenge: string, email = EMAIL, password = PASSWORD) {
-  const { url: loginUrl } = await browser.follow(authorizeUrl(portal, challenge), portal.publicUrl);
+async function signIn(portal: Portal, browser: Browser, challenge: string, email = EMAIL, password = PASSWORD, extra: Record<string, string> = {}) {
+  const { url: loginUrl } = await browser.follow(authorizeUrl(portal, challenge, extra), portal.publicUrl);
   const { url } = await browser.follow(`${loginUrl.href}/login`, portal.publicUrl, { form: { email, password } });
   return url;
 }
@@ -553,5 +556,76 @@ describe.each(dialects)('oidc_payloads adapter on %s', (dialect) => {
     await grants.upsert('g2', { jti: 'g2' }, 60);
     await db.updateTable('oidc_payloads').set({ expires_at: Math.floor(Date.now() / 1000) - 1 }).where('id', '=', 'g2').execute();
     expect(await grants.find('g2')).toBeUndefined();
+  });
+});
+
+describe.each(dialects)('sign-out ends the refresh token on %s', (dialect) => {
+  let portal: Portal;
+  beforeAll(async () => {
+    portal = await startPortal(await createTestDatabase(dialect), await freePort());
+  });
+  afterAll(() => portal?.close());
+
+  /** A browser signed in (code + PKCE, offline_access) with an account of its own, and its tokens. */
+  async function signedIn(email?: string, extra: Record<string, string> = {}) {
+    const person = email ? { email } : await factories({ db: portal.db }).account({ password: PASSWORD });
+    const browser = new Browser();
+    const { verifier, challenge } = pkce();
+    const callback = await signIn(portal, browser, challenge, person.email, PASSWORD, extra);
+    expect(callback.pathname).toBe('/auth/callback');
+    const { status, body } = await tokenRequest(portal, {
+      grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: `${portal.publicUrl}/auth/callback`, code_verifier: verifier,
+    });
+    expect(status).toBe(200);
+    expect(body.refresh_token).toBeTruthy();
+    return { person, browser, tokens: body };
+  }
+  const refresh = (refreshToken: string) => tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: refreshToken });
+
+  /** The web app's sign-out at the provider: end_session with the ID token, then the confirmation it submits. */
+  async function endSession(browser: Browser, idToken: string) {
+    const endSessionUrl = new URL(`${portal.config.oidc.issuer}/session/end`);
+    endSessionUrl.search = new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: `${portal.publicUrl}/login` }).toString();
+    const html = await (await browser.request(endSessionUrl)).text();
+    const xsrf = html.match(/name="xsrf" value="([^"]+)"/)![1];
+    const { url } = await browser.follow(new URL(html.match(/action="([^"]+)"/)![1], portal.publicUrl), portal.publicUrl, { form: { xsrf, logout: 'yes' } });
+    expect(url.href).toBe(`${portal.publicUrl}/login`);
+  }
+
+  it('names its revocation endpoint in the discovery document', async () => {
+    const metadata = await (await fetch(`${portal.config.oidc.issuer}/.well-known/openid-configuration`)).json();
+    expect(metadata.revocation_endpoint).toBe(`${portal.config.oidc.issuer}/token/revocation`);
+  });
+
+  // prompt=consent is what makes oidc-provider keep offline_access, and with it a grant that outlives the session.
+  it.each([['', {}], [' (prompt=consent)', { prompt: 'consent' }]])('refuses the refresh token after RP-initiated logout%s, and only that session’s', async (_name, extra) => {
+    const { person, browser, tokens } = await signedIn(undefined, extra);
+    expect(decodeJwt(tokens.id_token)).toMatchObject({ email: person.email });
+    // The same person on a second device: a session and grant of its own, which this sign-out leaves alone.
+    const other = await signedIn(person.email);
+    const renewed = await refresh(tokens.refresh_token);
+    expect(renewed.status).toBe(200);
+
+    await endSession(browser, tokens.id_token);
+
+    for (const token of [renewed.body.refresh_token, tokens.refresh_token]) {
+      const after = await refresh(token);
+      expect(after.status).toBe(400);
+      expect(after.body.error).toBe('invalid_grant');
+    }
+    expect((await refresh(other.tokens.refresh_token)).status).toBe(200);
+  });
+
+  it('revokes the refresh token at the revocation endpoint (what the web app does before leaving)', async () => {
+    const { tokens } = await signedIn();
+    const response = await fetch(`${portal.config.oidc.issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: portal.config.oidc.clientId, token: tokens.refresh_token, token_type_hint: 'refresh_token' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    const after = await refresh(tokens.refresh_token);
+    expect(after.status).toBe(400);
+    expect(after.body.error).toBe('invalid_grant');
   });
 });

@@ -112,6 +112,10 @@ function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { ke
       return grant;
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Every token lives with the sign-in session, offline_access or not: signing out (RP-initiated logout)
+    // revokes the grant and with it every refresh token. The library's default keeps an offline_access grant
+    // (which prompt=consent obtains) through logout, so a sign-out left a refresh token working for 14 days.
+    expiresWithSession: async () => true,
     // The API reads the person from the access token alone (server/auth/tokens.ts).
     async extraTokenClaims(_ctx, token) {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
@@ -138,6 +142,12 @@ function providerConfiguration(config: Config, db: Db, keys: { privateJwks: { ke
             jwt: { sign: { alg: 'ES256' } },
           };
         },
+      },
+      // The web app revokes its refresh token on sign-out (RFC 7009); revoking one revokes its whole grant.
+      // A client may revoke only its own tokens (the one client is public: no client authentication to check).
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
       rpInitiatedLogout: {
         enabled: true,

@@ -428,6 +428,17 @@ describe.each(dialects)('members and roles API on %s', (dialect) => {
       expect(banned.message).not.toMatch(/banned/);
       expect(banned.message).not.toContain(x.partner.name);
       expect((await status(w.supervisor.email, x.member, outsider.email)).json()).toMatchObject({ status: 'BANNED_MEMBER', organization_name: x.partner.name });
+      // One answer for "somewhere you cannot see" and "nowhere" (issue 30, defect 4): a member of another
+      // tenant, a domain another tenant trusts and a domain nobody trusts read the same.
+      const elsewhere = await make.organization({ parent: w.operator, trusted: true });
+      const answers = await Promise.all([w.operatorAdmin.email, `someone@${elsewhere.domain}`, `nobody@unknown-${uniqueTag()}.example`].map(async (email) => {
+        const { email: asked, message, ...rest } = (await status(x.member.email, x.member, email)).json();
+        expect(asked).toBe(email);
+        return { ...rest, message: message.replace(email, '<email>') };
+      }));
+      expect(answers[0]).toMatchObject({ status: 'UNKNOWN', organization_name: null, message: '<email> does not sign in to any organization you can see.' });
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
       const bad = await status(x.member.email, x.member, 'not-an-email');
       expect(bad.statusCode).toBe(400);
       expect(bad.json().field).toBe('email');

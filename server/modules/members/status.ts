@@ -67,8 +67,11 @@ export async function signInStatus(db: Db, actor: RequestActor, organizationId: 
   const found = await verdict(db, address);
   // Only answers about the caller's own organizations: of anyone else it says no more than that,
   // so nobody learns who is a (banned) member of another tenant, or which domains others trust.
+  // "Nowhere" gets the same answer as "elsewhere": a different one would tell them apart (issue 30).
+  // Only a caller who reads every organization learns that nobody trusts the domain.
   const concerned = found.concerns ?? (found.organization_id ? [found.organization_id] : []);
-  const result: Verdict = concerned.length === 0 || concerned.some(isReadable) ? found : {
+  const visible = concerned.length === 0 ? readable === 'all' : concerned.some(isReadable);
+  const result: Verdict = visible ? found : {
     organization_id: null, name: null, can_sign_in: false, status: 'UNKNOWN',
     message: `${address} does not sign in to any organization you can see.`,
   };

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { EVENT_LABELS, type EventType } from '../../../common/events';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
-import { settingsOf } from './settings';
+import { domainOf, settingsOf, trustedDomainsOf } from './settings';
 
 export interface DispatchOptions {
   /** The portal's address, for links in mails. */
@@ -73,7 +73,10 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
           organization_id: event.organization_id, member_email: null, now,
         });
       }
-      const addresses = [...new Set([...members.map((m) => m.member_email), ...settings.extra_addresses])];
+      // Rules saved before extra addresses had to be at a trusted domain, or a domain since given up: not mailed.
+      const trusted = settings.extra_addresses.length ? await trustedDomainsOf(tx, event.organization_id) : new Set<string>();
+      const extra = settings.extra_addresses.filter((a) => trusted.has(domainOf(a)));
+      const addresses = [...new Set([...members.map((m) => m.member_email), ...extra])];
       if (options.mail && settings.email && addresses.length) {
         const url = link ? `${options.publicUrl}${link}` : options.publicUrl;
         await tx.insertInto('mail_outbox').values({

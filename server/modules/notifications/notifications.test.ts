@@ -20,8 +20,8 @@ describe.each(dialects)('notifications on %s', (dialect) => {
   const make = factories(t);
 
   /** An organization with an administrator, an issuer, an approver and a plain member. */
-  async function team() {
-    const org = await make.organization({ role: 'PARTNER' });
+  async function team(trusted = false) {
+    const org = await make.organization({ role: 'PARTNER', trusted });
     return {
       org,
       admin: await make.member(org, { role: 'ADMINISTRATOR' }),
@@ -107,11 +107,11 @@ describe.each(dialects)('notifications on %s', (dialect) => {
   });
 
   it('tells the members whose roles the rules name, mails them and the extra addresses once, and journals it', async () => {
-    const { org, admin, issuer, approver, member } = await team();
-    const rules = { events: ['certificate.approved'], expiry_days: [30], waiting_days: 3, recipient_roles: ['ISSUER'], extra_addresses: ['Ops@Example.com'], email: true };
+    const { org, admin, issuer, approver, member } = await team(true);
+    const rules = { events: ['certificate.approved'], expiry_days: [30], waiting_days: 3, recipient_roles: ['ISSUER'], extra_addresses: [`Ops@${org.domain.toUpperCase()}`], email: true };
     const saved = await t.call(admin.email, { method: 'PUT', url: `/api/organizations/${org.id}/notifications`, payload: rules });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({ ...rules, extra_addresses: ['ops@example.com'], is_default: false });
+    expect(saved.json()).toMatchObject({ ...rules, extra_addresses: [`ops@${org.domain}`], is_default: false });
     await dispatchEvents(t.db, t.clock.now(), OPTIONS); // whatever waited before
 
     const cert = await make.certificate(org, 'requested');
@@ -125,11 +125,34 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     for (const other of [admin, approver, member]) expect(await noticesOf(other.id)).toEqual([]);
     const mails = await t.db.selectFrom('mail_outbox').selectAll().where('organization_id', '=', org.id).execute();
     expect(mails).toHaveLength(1);
-    expect(JSON.parse(mails[0].recipients)).toEqual([issuer.email, 'ops@example.com']);
+    expect(JSON.parse(mails[0].recipients)).toEqual([issuer.email, `ops@${org.domain}`]);
     expect(mails[0].text_body).toContain(`http://localhost:8080/organizations/${org.id}/certificates/${encodeURIComponent(cert.dn)}`);
     const journal = await t.db.selectFrom('audit_records').select(['reason', 'message']).where('organization_id', '=', org.id).orderBy('record_id').execute();
     expect(journal.map((r) => r.reason)).toEqual(['NOTIFICATION_SETTINGS_SAVED', 'CERTIFICATE_APPROVED', 'CERTIFICATE_REVOKED', 'NOTICE_SENT']);
     expect(journal[3].message).toContain(issuer.email);
+  });
+
+  it('mails extra addresses only at domains the organization trusts (issue 30, defect 8)', async () => {
+    const { org, admin, issuer, approver } = await team(true);
+    const url = `/api/organizations/${org.id}/notifications`;
+    const rules = { events: ['certificate.approved'], expiry_days: [30], waiting_days: 3, recipient_roles: ['ISSUER'], email: true };
+    for (const outside of ['victim@outside.example', `someone@sub.${org.domain}`]) {
+      const refused = await t.call(admin.email, { method: 'PUT', url, payload: { ...rules, extra_addresses: [`ops@${org.domain}`, outside] } });
+      expect(refused.statusCode, outside).toBe(400);
+      expect(refused.json()).toMatchObject({ field: 'extra_addresses' });
+      expect(refused.json().message).toContain(`${outside} is not at a domain this organization trusts (${org.domain})`);
+    }
+    expect(await t.db.selectFrom('notification_settings').selectAll().where('organization_id', '=', org.id).execute()).toEqual([]);
+    // Rules that name an outside address from before (or a domain given up since) mail only the rest.
+    await t.db.insertInto('notification_settings').values({
+      organization_id: org.id, date_updated: t.clock.now().toISOString(), settings: JSON.stringify({ ...rules, extra_addresses: [`ops@${org.domain}`, 'victim@outside.example'] }),
+    }).execute();
+    await dispatchEvents(t.db, t.clock.now(), OPTIONS);
+    const cert = await make.certificate(org, 'requested');
+    expect((await t.call(approver.email, { method: 'POST', url: `/api/approve/${encodeURIComponent(cert.dn)}` })).statusCode).toBe(204);
+    await dispatchEvents(t.db, t.clock.now(), OPTIONS);
+    const mails = await t.db.selectFrom('mail_outbox').selectAll().where('organization_id', '=', org.id).execute();
+    expect(mails.map((m) => JSON.parse(m.recipients))).toEqual([[issuer.email, `ops@${org.domain}`]]);
   });
 
   it('lets administrators change the rules, refuses others and bad input, and changes nothing then', async () => {

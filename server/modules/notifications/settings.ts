@@ -9,6 +9,15 @@ import { authorize } from '../../access/authorize';
 import { audit } from '../../db/audit';
 import type { Db, Queryable } from '../../db/database';
 import { lockRow } from '../../db/lock';
+import { badRequest } from '../../errors';
+
+/** The domains the organization trusts (its people's addresses): the only ones extra addresses may be at. */
+export async function trustedDomainsOf(db: Queryable, organizationId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('organization_domains').select('domain').where('organization_id', '=', organizationId).execute();
+  return new Set(rows.map((r) => r.domain));
+}
+
+export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 /** The rules in force for these organizations: their own, or the defaults. */
 export async function settingsOf(db: Queryable, organizationIds: string[]): Promise<Map<string, NotificationSettings>> {
@@ -41,6 +50,17 @@ export async function saveSettings(
   };
   await db.transaction().execute(async (tx) => {
     await lockRow(tx, 'organizations', 'organization_id', organizationId);
+    // The vendor's sender must not carry a tenant's text to anyone it names (issue 30): extra addresses are at the
+    // organization's own trusted domains, whose people it answers for (docs/decisions.md "Notifications").
+    const trusted = await trustedDomainsOf(tx, organizationId);
+    const outside = settings.extra_addresses.filter((a) => !trusted.has(domainOf(a)));
+    if (outside.length) {
+      throw badRequest(
+        `Invalid body field 'extra_addresses': ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} not at a domain this organization trusts`
+        + ` (${trusted.size ? [...trusted].sort().join(', ') : 'none yet'}); notifications are mailed only within the organization's trusted domains.`,
+        'extra_addresses',
+      );
+    }
     const value = { settings: JSON.stringify(settings), date_updated: now.toISOString() };
     await tx.insertInto('notification_settings').values({ organization_id: organizationId, ...value })
       .onConflict((oc) => oc.column('organization_id').doUpdateSet(value)).execute();

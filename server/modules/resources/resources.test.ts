@@ -49,6 +49,49 @@ describe.each(dialects)('resources API on %s', (dialect) => {
     expect((await t.call(w.devops.email, { method: 'GET', url: `/api/resources/${resource.id}` })).statusCode).toBe(200);
   });
 
+  it('shows the location and the other organizations granted only to those who may manage resources (JSON and CSV)', async () => {
+    // Issue 30, defect 2: a member saw "Contoso; Tailspin Toys" and /srv/firmware/beta in the list and its CSV.
+    const sibling = await make.organization({ parent: w.partner, name: `Tailspin ${uniqueTag()}` });
+    const location = `/srv/firmware/beta-${uniqueTag()}`;
+    const resource = await make.resource({ location, grants: [w.customer, sibling] });
+    const own = [{ organization_id: w.customer.id, organization_name: w.customer.name }];
+    const listedIn = async (as: string, url: string) => {
+      const res = await t.call(as, { method: 'GET', url });
+      expect(res.statusCode, `${as} ${url}`).toBe(200);
+      const body = res.json();
+      return (Array.isArray(body) ? body : [body]).find((r: { resource_id: string }) => r.resource_id === resource.id);
+    };
+    const csvOf = async (as: string, url: string) => {
+      const res = await t.call(as, { method: 'GET', url: `${url}.csv` });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    const customerList = `/api/organizations/${w.customer.id}/resources`;
+    // Members of the customer and its partner's administrator look at the customer: they see only it.
+    for (const as of [w.member.email, w.issuer.email, w.partnerAdmin.email]) {
+      expect(await listedIn(as, customerList), as).toMatchObject({ location: null, organizations: own });
+      const csv = await csvOf(as, customerList);
+      expect(csv).toContain(resource.name);
+      expect(csv).not.toContain(sibling.name);
+      expect(csv).not.toContain(sibling.id);
+      expect(csv).not.toContain(location);
+    }
+    // Operator staff who may not manage resources read the catalogue, without the location or others' grants.
+    for (const url of ['/api/resources', `/api/resources/${resource.id}`]) {
+      expect(await listedIn(w.approver.email, url)).toMatchObject({ location: null, organizations: [] });
+    }
+    expect(await csvOf(w.approver.email, '/api/resources')).not.toContain(location);
+    // Those who manage resources (create, save, grant) see all of it.
+    for (const as of [w.supervisor.email, w.devops.email, w.operatorAdmin.email]) {
+      for (const url of ['/api/resources', `/api/resources/${resource.id}`, customerList]) {
+        const shown = await listedIn(as, url);
+        expect(shown.location, `${as} ${url}`).toBe(location);
+        expect(shown.organizations.map((o: { organization_id: string }) => o.organization_id).sort()).toEqual([w.customer.id, sibling.id].sort());
+      }
+      expect(await csvOf(as, '/api/resources')).toContain(sibling.name);
+    }
+  });
+
   it('refuses bad input with 400 naming the field, and a taken ordinal with 409', async () => {
     const body = input();
     const cases: Array<[Record<string, unknown>, string]> = [

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
-import { can, canOnOperator, resourceAbilities, type Action } from '../../../common/policy';
+import { can, canGlobally, canOnOperator, resourceAbilities, type Action } from '../../../common/policy';
 import type { Resource, ResourceInput, ResourceSort } from '../../../common/schemas/resource';
 import { authorize, authorizeGlobal, authorizeOperator } from '../../access/authorize';
 import { CATALOGUE_REFUSAL } from '../../access/target-guard';
@@ -18,8 +18,16 @@ import { csvDisposition, csvStream, journalExport, type CsvColumn, exportedOrgan
 
 const MISSING = 'Resource not found.';
 
-/** A resource as this caller is shown it: with what they may do to it (common/policy.ts). */
-const shown = (actor: RequestActor, resource: repo.ResourceRecord): Resource => ({ ...resource, abilities: resourceAbilities(actor) });
+/**
+ * A resource as this caller is shown it, with what they may do to it (common/policy.ts). Whoever may not manage
+ * resources gets no server location and, of its grants, only the organization they look at (`lookingAt`: the
+ * path's organization, else their own), so a customer does not learn the vendor's other customers.
+ */
+function shown(actor: RequestActor, resource: repo.ResourceRecord, lookingAt = actor.organization_id): Resource {
+  const abilities = resourceAbilities(actor);
+  if (canGlobally(actor, 'resource.manage')) return { ...resource, abilities };
+  return { ...resource, location: null, organizations: resource.organizations.filter((o) => o.organization_id === lookingAt), abilities };
+}
 
 /** The catalogue is for operator staff only (SPEC.md §2: admin Resources, operator organization only). */
 function requireOperatorStaff(actor: RequestActor) {
@@ -45,7 +53,7 @@ export async function getResource(db: Db, actor: RequestActor, resourceId: strin
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, sort?: ResourceSort) {
   await authorize(db, actor, 'read', organizationId);
-  return (await repo.listResourcesOf(db, organizationId, sort)).map((r) => shown(actor, r));
+  return (await repo.listResourcesOf(db, organizationId, sort)).map((r) => shown(actor, r, organizationId));
 }
 
 /**

@@ -24,6 +24,8 @@ export interface DeliveryOptions {
 
 interface Due {
   delivery_id: string;
+  /** The webhook-id: the first delivery's id of this event to this endpoint, kept by redeliveries. */
+  message_id: string;
   endpoint_id: string;
   organization_id: string;
   event_type: string;
@@ -60,9 +62,9 @@ function post(due: Due, now: Date, options: DeliveryOptions): Promise<Outcome> {
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'CustomerPortal-Webhooks/1',
-    'webhook-id': due.delivery_id,
+    'webhook-id': due.message_id,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': signatures(due, due.delivery_id, sentAt, due.payload, now),
+    'webhook-signature': signatures(due, due.message_id, sentAt, due.payload, now),
   };
   return new Promise((resolve) => {
     const request = (url.protocol === 'https:' ? https : http).request(url, {
@@ -89,7 +91,12 @@ async function take(db: Db, now: Date, batch: number): Promise<Due[]> {
   return db.transaction().execute(async (tx) => {
     const skipLocked = isPostgres(tx) ? sql` for update of d skip locked` : sql``;
     const { rows } = await sql<Due>`
-      select d.delivery_id, d.endpoint_id, e.organization_id, d.event_type, d.payload, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_until
+      select d.delivery_id, d.endpoint_id, e.organization_id,
+        -- The first delivery of the event to this endpoint: a redelivery is made only after it was tried, so its
+        -- attempts come first even when two instances' clocks disagree about date_created.
+        (select o.delivery_id from webhook_deliveries o where o.endpoint_id = d.endpoint_id and o.event_id = d.event_id
+         order by coalesce((select min(a.attempt_id) from webhook_attempts a where a.delivery_id = o.delivery_id), 2147483647), o.date_created, o.delivery_id
+         limit 1) as message_id, d.event_type, d.payload, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_until
       from webhook_deliveries d join webhook_endpoints e on e.endpoint_id = d.endpoint_id
       where d.status = 'pending' and d.next_attempt_at <= ${at} and e.active = 1
         and not exists (select 1 from webhook_deliveries p where p.endpoint_id = d.endpoint_id and p.subject_key = d.subject_key

@@ -12,7 +12,7 @@ import { audit } from '../../db/audit';
 import type { Db, Queryable } from '../../db/database';
 import { lockRow } from '../../db/lock';
 import { badRequest, conflict, notFound } from '../../errors';
-import { hostRefusal } from './address';
+import { hostRefusal, resolvedRefusal } from './address';
 
 type Caller = Actor & { email: string };
 const MISSING = 'Webhook endpoint not found.';
@@ -48,8 +48,9 @@ async function one(db: Queryable, organizationId: string, endpointId: string): P
   return found;
 }
 
-function checkUrl(url: string, allowPrivate: boolean): void {
-  const refusal = hostRefusal(new URL(url), allowPrivate);
+/** An address or a name that resolves (now) to one that webhooks may not reach is refused at once; the sender checks again. */
+async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
+  const refusal = hostRefusal(new URL(url), allowPrivate) ?? (await resolvedRefusal(new URL(url), allowPrivate));
   if (refusal) throw badRequest(`Invalid body field 'url': ${refusal}`, 'url');
 }
 
@@ -60,7 +61,7 @@ export async function listWebhooks(db: Db, actor: Actor, organizationId: string)
 
 export async function createWebhook(db: Db, actor: Caller, organizationId: string, body: WebhookBody, now: Date, allowPrivate: boolean) {
   await authorize(db, actor, 'notifications.manage', organizationId);
-  checkUrl(body.url, allowPrivate);
+  await checkUrl(body.url, allowPrivate);
   const id = randomUUID();
   const secret = newSecret();
   const at = now.toISOString();
@@ -89,7 +90,7 @@ async function change<T>(db: Db, organizationId: string, endpointId: string, run
 
 export async function saveWebhook(db: Db, actor: Caller, organizationId: string, endpointId: string, body: WebhookBody, now: Date, allowPrivate: boolean): Promise<Webhook> {
   await authorize(db, actor, 'notifications.manage', organizationId);
-  checkUrl(body.url, allowPrivate);
+  await checkUrl(body.url, allowPrivate);
   await change(db, organizationId, endpointId, async (tx) => {
     await tx.updateTable('webhook_endpoints').set({
       url: body.url, description: body.description, events: JSON.stringify(body.events), active: body.active ? 1 : 0, date_updated: now.toISOString(),
@@ -151,7 +152,12 @@ export async function listDeliveries(db: Db, actor: Actor, organizationId: strin
   return deliveryRows(db, endpointId, query);
 }
 
-/** Queues the delivery's payload again now, as a new delivery (a new webhook-id: receivers that dedupe by id take it). */
+/**
+ * Queues the delivery's payload again now, as a new delivery of the same event. The sender gives it the event's
+ * webhook-id (deliver.ts), so a receiver that dedupes by id sees the same message. One at a time: while a delivery
+ * of the event to this endpoint is pending, another is a 409. The endpoint's row lock (`change`) puts concurrent
+ * calls one after the other, so the second one sees the first one's delivery.
+ */
 export async function redeliver(db: Db, actor: Caller, organizationId: string, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDelivery> {
   await authorize(db, actor, 'notifications.manage', organizationId);
   const id = `msg_${randomUUID()}`;
@@ -159,6 +165,9 @@ export async function redeliver(db: Db, actor: Caller, organizationId: string, e
     const old = await tx.selectFrom('webhook_deliveries').selectAll().where('delivery_id', '=', deliveryId).where('endpoint_id', '=', endpointId).executeTakeFirst();
     if (!old) throw notFound('Delivery not found.');
     if (old.status === 'pending') throw conflict('This delivery is still being tried: it needs no redelivery.');
+    const pending = await tx.selectFrom('webhook_deliveries').select('delivery_id')
+      .where('endpoint_id', '=', endpointId).where('event_id', '=', old.event_id).where('status', '=', 'pending').executeTakeFirst();
+    if (pending) throw conflict('A redelivery of this event is already being tried: wait for its outcome.');
     const at = now.toISOString();
     await tx.insertInto('webhook_deliveries').values({
       delivery_id: id, endpoint_id: endpointId, event_id: old.event_id, event_type: old.event_type, subject_key: old.subject_key,

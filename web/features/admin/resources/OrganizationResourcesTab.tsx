@@ -19,7 +19,7 @@ import { useActor } from '../../../lib/actor';
 import { useResources } from './api/get-resources';
 import { GrantSwitch } from './GrantSwitch';
 import { resourcePath } from './paths';
-import { canListResources, canToggleOrganization } from './permissions';
+import { canManageResources, canToggleOrganization } from './permissions';
 
 interface RowsProps {
   organization: Organization;
@@ -87,9 +87,9 @@ function ResourceRows({ organization, resources, isGranted, editable, readOnlyLi
 
 export function OrganizationResourcesTab({ organizationId }: { organizationId: string }) {
   const actor = useActor();
-  const staff = canListResources(actor);
+  // Those who manage resources see the whole catalogue with its grants; others what the organization may use.
+  const staff = canManageResources(actor);
   const organization = useOrganization(organizationId);
-  // Operator staff see the whole catalogue; others only what the organization may use.
   const all = useResources(undefined, { enabled: staff });
   const own = useOrganizationResources(organizationId, { enabled: !staff });
   const resources = staff ? all : own;

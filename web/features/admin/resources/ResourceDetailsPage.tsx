@@ -19,6 +19,8 @@ import { DeleteResourceButton } from './DeleteResourceButton';
 import { RESOURCES_PATH } from './paths';
 import { ResourceForm } from './ResourceForm';
 import { ResourceOrganizationsTab } from './ResourceOrganizationsTab';
+import { canManageResources } from './permissions';
+import { useActor } from '../../../lib/actor';
 
 const TABS = ['resource', 'organizations'] as const;
 type Tab = (typeof TABS)[number];
@@ -59,8 +61,10 @@ export default function ResourceDetailsPage() {
   const { hash } = useLocation();
   const navigate = useNavigate();
   const { data: resource, isPending, isError } = useResource(resourceId);
+  const actor = useActor();
 
-  const restricted = resource?.resource_access === 'RESTRICTED';
+  // The grants are shown to those who manage resources only (the server sends others none).
+  const restricted = resource?.resource_access === 'RESTRICTED' && canManageResources(actor);
   const requested = hash.slice(1) as Tab;
   const tab: Tab = TABS.includes(requested) && (requested !== 'organizations' || restricted) ? requested : 'resource';
   const back = <AnchorLink to={RESOURCES_PATH}>Back to resources</AnchorLink>;

@@ -124,7 +124,8 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             styles={MONOSPACE_INPUT}
             maxLength={500}
           />
-          <TextInput
+          {/* Not shown to those who may not manage resources: the server sends them none (null). */}
+          {resource && resource.location === null ? null : <TextInput
             label="Location"
             description={editable ? 'Absolute path on the server, e.g. /srv/packages/beta' : undefined}
             required={editable}
@@ -132,7 +133,7 @@ export function ResourceForm({ resource, editable, submitLabel, onSubmit, action
             {...form.getInputProps('location')}
             styles={MONOSPACE_INPUT}
             maxLength={1000}
-          />
+          />}
         </SimpleGrid>
         <Textarea
           label="Description"

@@ -10,8 +10,11 @@ export function canEditResources(actor: Actor | null): boolean {
   return canOnOperator(actor, 'resource.create') && canOnOperator(actor, 'resource.update') && canOnOperator(actor, 'resource.delete');
 }
 
+/** Those who manage resources see their locations and grants; the server leaves them out for others. */
+export const canManageResources = (actor: Actor | null): boolean => canGlobally(actor, 'resource.manage');
+
 /** Only operator staff may read the whole catalogue (GET /api/resources). */
-export const canListResources = (actor: Actor | null): boolean => canGlobally(actor, 'resource.read');
+const canListResources = (actor: Actor | null): boolean => canGlobally(actor, 'resource.read');
 
 /**
  * Toggle an organization's access on its Resources tab: operator staff with a SUPERVISOR or

@@ -132,7 +132,7 @@ export function RulesForm({ settings, operator, onSubmit }: RulesFormProps) {
         />
         <ItemListInput
           label="Extra addresses"
-          description="Mailed besides the members, e.g. a team's shared mailbox."
+          description="Mailed besides the members, e.g. a team's shared mailbox; only at the organization's trusted domains."
           items={values.extra_addresses}
           onChange={(items) => form.setFieldValue('extra_addresses', items)}
           itemText={(address) => address}
