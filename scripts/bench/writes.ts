@@ -112,6 +112,11 @@ export async function makeWrites(
       if (outcome.dn) uploaded.push(outcome.dn);
       return outcome;
     },
-    approve: (dn) => send('approve', { method: 'POST', path: `/api/approve/${encodeURIComponent(dn)}`, bearer: staff.approver }),
+    approve(dn) {
+      // A closed-loop writer approves its own upload: it is no longer one for the open-loop approvals.
+      const at = uploaded.lastIndexOf(dn);
+      if (at >= 0) uploaded.splice(at, 1);
+      return send('approve', { method: 'POST', path: `/api/approve/${encodeURIComponent(dn)}`, bearer: staff.approver });
+    },
   };
 }
