@@ -7,7 +7,7 @@ import type { GatewaysRun } from './gateways';
 import type { GrowthRun } from './growth';
 import type { LoadedRun } from './loaded';
 import type { SpreadRun } from './spread';
-import { pick, type Engine } from './targets';
+import { LIMITS, pick, type Engine } from './targets';
 import type { WriterReport } from './writer';
 import type { WritersRun } from './writers';
 
@@ -19,7 +19,7 @@ export interface Check {
 }
 
 type PerEngine = readonly [sqlite: number, postgres: number];
-const MEMORY = { eventLoopP99Ms: 50, rssMb: 250, rssWithChildrenMb: 400 };
+const MEMORY = LIMITS;
 
 /** Reads of (a) and (b): share of bare Fastify and p99, by the writer's rate (0: no writer, held to the 10 writes/s targets). */
 const READS: Record<'upTo10' | 'at50', { ratio: PerEngine; p99Ms: PerEngine }> = {
