@@ -8,7 +8,7 @@
 import type { RequestSource } from './load';
 import { describeRun, loadedRun, type LoadedRun, type Stage } from './loaded';
 import type { Organization } from './people';
-import { openLoopWriter, type WriterReport } from './writer';
+import { describeWriter, openLoopWriter, type WriterReport } from './writer';
 import type { Writes } from './writes';
 
 const PATHS = ['/api/piston/routes.hcl', '/api/piston/certs'];
@@ -84,5 +84,6 @@ export async function runGateways(stage: Stage, gatewayBearer: string, writes: W
   stage.log(describeRun('gateways under 10 writes/s', run));
   stage.log(`    304s ${(result.notModifiedRatio * 100).toFixed(1)} % of bare, ${result.full} full answers, ${result.megabytes.toFixed(1)} MB sent; ` +
     `full archives per gateway ${archives[0]}–${archives.at(-1)} for ${versions} new archives, ${result.repeatedArchives} repeated`);
+  if (run.beside) stage.log(describeWriter(run.beside));
   return result;
 }

@@ -9,7 +9,7 @@ import type { LoadedRun, Stage } from './loaded';
 import { describeRun, loadedRun } from './loaded';
 import type { PlannedRequest } from './load';
 import type { Organization } from './people';
-import { openLoopWriter, type WriterReport } from './writer';
+import { describeWriter, openLoopWriter, type WriterReport } from './writer';
 import type { Writes } from './writes';
 
 /** As the web app's browser asks (Chromium's Accept-Encoding). */
@@ -101,10 +101,6 @@ export async function runSpread(
   const run = await loadedRun<WriterReport | undefined>(stage, { source, connections: stage.config.connections, expect: [200, 304] }, writer);
   const name = writesPerSecond ? `reads under ${writesPerSecond} writes/s` : 'spread readers';
   stage.log(describeRun(name, run));
-  const w = run.beside;
-  if (w) {
-    stage.log(`    writer: ${w.achievedPerSecond.toFixed(1)} of ${w.askedPerSecond} writes/s, p50 ${w.p50Ms.toFixed(0)} ms, p99 ${w.p99Ms.toFixed(0)} ms, ` +
-      `${w.ok} ok of ${w.started}${Object.keys(w.failures).length ? `, failures ${JSON.stringify(w.failures)}: ${w.samples.join(' | ')}` : ''}${w.skipped ? `, ${w.skipped} skipped` : ''}`);
-  }
+  if (run.beside) stage.log(describeWriter(run.beside));
   return { name, writesPerSecond, run };
 }

@@ -95,3 +95,10 @@ export function openLoopWriter(writes: Writes, organizations: Organization[], pe
     },
   };
 }
+
+/** One line for the log. */
+export function describeWriter(w: WriterReport): string {
+  const failures = Object.keys(w.failures).length ? `, failures ${JSON.stringify(w.failures)}: ${w.samples.join(' | ')}` : '';
+  return `    writer: ${w.achievedPerSecond.toFixed(1)} of ${w.askedPerSecond} writes/s, p50 ${w.p50Ms.toFixed(0)} ms, p99 ${w.p99Ms.toFixed(0)} ms, ` +
+    `${w.ok} ok of ${w.started}${failures}${w.skipped ? `, ${w.skipped} skipped` : ''}`;
+}
