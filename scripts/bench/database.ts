@@ -18,6 +18,7 @@ import type { Database } from '../../server/db/schema';
 import { migrateToLatest } from '../../server/db/migrate';
 import { ROOT, type BenchConfig } from './config';
 import { generateDataset, type DatasetFacts, type Sink } from './dataset';
+import { cpuSeconds } from './servers';
 
 export interface PreparedDatabase {
   /** Environment for the portal: DATA_DIR or DATABASE_URL. */
@@ -30,6 +31,11 @@ export interface PreparedDatabase {
   generationSeconds: number | null;
   /** Whether the database is still working on the portal's queries (PostgreSQL; SQLite runs inside the portal). */
   busy(): Promise<boolean>;
+  /**
+   * CPU seconds the database's own processes used so far (PostgreSQL: the backends connected to the run's
+   * database, from /proc); 0 on SQLite, whose work runs inside the portal and is in its CPU already.
+   */
+  cpuSeconds(): Promise<number | null>;
   /** Reads the run's database beside the portal (the people to sign tokens for, pending certificates, counters). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   cleanup(): Promise<void>;
@@ -107,6 +113,7 @@ async function prepareSqlite(config: BenchConfig, key: string, log: (line: strin
   return {
     serverEnv: { DATA_DIR: dataDir }, facts, signingKey, cacheKey: key, generationSeconds,
     busy: async () => false,
+    cpuSeconds: async () => 0,
     // A read-only connection beside the portal's (WAL): it sees every committed write. SQLite numbers
     // its parameters ?1, ?2… where PostgreSQL has $1, $2…: the bench writes $n, rewritten here.
     query: async <T>(text: string, params: unknown[] = []) => reader.prepare(text.replace(/\$(\d+)/g, '?$1')).all(...params) as T[],
@@ -189,7 +196,13 @@ async function preparePostgres(config: BenchConfig, key: string, log: (line: str
   };
   // The run database is left in place: the portal can be started on it to look around (`DATABASE_URL=… npm start`).
   const query = async <T>(text: string, params: unknown[] = []) => (await watcher.query(text, params)).rows as T[];
-  return { serverEnv: { DATABASE_URL: url }, facts, signingKey, cacheKey: key, generationSeconds, busy, query, cleanup: () => watcher.end() };
+  // The portal's pool keeps its connections: the CPU of the backends serving it, summed, moves with its queries.
+  const databaseCpu = async () => {
+    const backends = await query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const seconds = backends.map((b) => cpuSeconds(b.pid));
+    return seconds.some((s) => s == null) ? null : seconds.reduce<number>((a, b) => a + b!, 0);
+  };
+  return { serverEnv: { DATABASE_URL: url }, facts, signingKey, cacheKey: key, generationSeconds, busy, cpuSeconds: databaseCpu, query, cleanup: () => watcher.end() };
 }
 
 export async function prepareDatabase(config: BenchConfig, log: (line: string) => void): Promise<PreparedDatabase> {

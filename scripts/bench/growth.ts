@@ -12,12 +12,15 @@ import { cpuSeconds, sampleMemory } from './servers';
 import { percentile } from './writer';
 import type { Writes } from './writes';
 import type { Organization } from './people';
+import type { PreparedDatabase } from './database';
 
 interface GrowthRequest {
   id: string;
   label: string;
   path: string;
+  /** Portal CPU per request; on PostgreSQL with the database backends' CPU in `databaseCpuMs` beside it. */
   cpuMs: number | null;
+  databaseCpuMs: number | null;
   wallP50Ms: number;
   wallP90Ms: number;
   failures: number;
@@ -56,24 +59,31 @@ async function timedGet(url: string, headers: Record<string, string>): Promise<{
   return { status: response.status, ms: performance.now() - started, etag: response.headers.get('etag') };
 }
 
-async function measureRequest(stage: Stage, writes: Writes, large: Organization, path: string, bearer: string): Promise<Omit<GrowthRequest, 'id' | 'label' | 'path'>> {
+async function measureRequest(
+  stage: Stage, database: PreparedDatabase, writes: Writes, large: Organization, path: string, bearer: string,
+): Promise<Omit<GrowthRequest, 'id' | 'label' | 'path'>> {
   const { portal, config } = stage;
   const headers = { authorization: `Bearer ${bearer}`, 'accept-encoding': 'gzip, deflate, br, zstd' };
   let cpu = 0;
+  let databaseCpu = 0;
   let failures = 0;
   const walls: number[] = [];
   for (let i = 0; i < config.growthRepeats; i++) {
     const write = await writes.write('description', large);
     if (!write || write.status !== 200) failures++;
     await pause(100);
+    const databaseBefore = await database.cpuSeconds();
     const before = cpuSeconds(portal.current.pid);
     const answer = await timedGet(`${portal.current.url}${path}`, headers);
     const after = cpuSeconds(portal.current.pid);
+    const databaseAfter = await database.cpuSeconds();
+    databaseCpu += databaseBefore == null || databaseAfter == null ? NaN : databaseAfter - databaseBefore;
     if (answer.status !== 200) failures++;
     walls.push(answer.ms);
     cpu += before == null || after == null ? NaN : after - before;
   }
-  return { cpuMs: Number.isNaN(cpu) ? null : (cpu * 1000) / config.growthRepeats, wallP50Ms: percentile(walls, 50), wallP90Ms: percentile(walls, 90), failures };
+  const perRequest = (seconds: number) => (Number.isNaN(seconds) ? null : (seconds * 1000) / config.growthRepeats);
+  return { cpuMs: perRequest(cpu), databaseCpuMs: perRequest(databaseCpu), wallP50Ms: percentile(walls, 50), wallP90Ms: percentile(walls, 90), failures };
 }
 
 /** After one approval, polls the archive with the ETag held until it changes. */
@@ -100,13 +110,14 @@ async function measureRebuild(stage: Stage, writes: Writes, large: Organization,
   return runs;
 }
 
-export async function runGrowth(stage: Stage, facts: DatasetFacts, writes: Writes, large: Organization, supervisor: string, gatewayBearer: string): Promise<GrowthRun> {
+export async function runGrowth(stage: Stage, database: PreparedDatabase, writes: Writes, large: Organization, supervisor: string, gatewayBearer: string): Promise<GrowthRun> {
   const memory = sampleMemory(stage.portal.current.pid);
   const requests: GrowthRequest[] = [];
-  for (const { id, label, path } of growthPaths(facts)) {
-    const measured = await measureRequest(stage, writes, large, path, supervisor);
+  for (const { id, label, path } of growthPaths(database.facts)) {
+    const measured = await measureRequest(stage, database, writes, large, path, supervisor);
     requests.push({ id, label, path, ...measured });
-    stage.log(`  ${label}: ${measured.cpuMs?.toFixed(2)} ms portal CPU per request, wall p50 ${measured.wallP50Ms.toFixed(1)} ms, p90 ${measured.wallP90Ms.toFixed(1)} ms${measured.failures ? `, ${measured.failures} failures` : ''}`);
+    const inDatabase = measured.databaseCpuMs ? ` + ${measured.databaseCpuMs.toFixed(2)} ms in the database` : '';
+    stage.log(`  ${label}: ${measured.cpuMs?.toFixed(2)} ms portal CPU per request${inDatabase}, wall p50 ${measured.wallP50Ms.toFixed(1)} ms, p90 ${measured.wallP90Ms.toFixed(1)} ms${measured.failures ? `, ${measured.failures} failures` : ''}`);
   }
   let rebuildMs: number[] = [];
   let rebuildError: string | undefined;

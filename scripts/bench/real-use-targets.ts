@@ -107,10 +107,14 @@ export function writersChecks(w: WritersRun, engine: Engine): Check[] {
 export function growthChecks(g: GrowthRun, growth: number): Check[] {
   const size = growth > 1 ? ` at ${growth}×` : '';
   return [
-    ...g.requests.map((r) => check(
-      `first request after a write${size}: ${r.label} (portal CPU)`, ms(r.cpuMs), `≤ ${GROWTH_CPU_MS[r.id]} ms`,
-      r.failures === 0 && r.cpuMs != null && r.cpuMs <= GROWTH_CPU_MS[r.id],
-    )),
+    // On PostgreSQL the query's work is in the database's processes: their CPU counts with the portal's.
+    ...g.requests.map((r) => {
+      const total = r.cpuMs == null || r.databaseCpuMs == null ? null : r.cpuMs + r.databaseCpuMs;
+      return check(
+        `first request after a write${size}: ${r.label} (CPU of the portal${r.databaseCpuMs ? ' and the database' : ''})`, ms(total), `≤ ${GROWTH_CPU_MS[r.id]} ms`,
+        r.failures === 0 && total != null && total <= GROWTH_CPU_MS[r.id],
+      );
+    }),
     check(`archive after one approval${size} (slowest of ${g.rebuildMs.length})`, g.rebuildError ?? ms(Math.max(...g.rebuildMs)), `≤ ${REBUILD_MS} ms`,
       !g.rebuildError && g.rebuildMs.length > 0 && Math.max(...g.rebuildMs) <= REBUILD_MS),
     check(`growth${size}: RSS of the portal`, `${g.rssMb?.toFixed(0)} MB`, `≤ ${MEMORY.rssMb} MB`, g.rssMb != null && g.rssMb <= MEMORY.rssMb),

@@ -82,7 +82,7 @@ export async function runRealUse(stage: Stage, database: PreparedDatabase, gatew
   }
   if (run('growth')) {
     stage.log(`Growth: single client, first request after a write (${config.growthRepeats} times each)`);
-    results.growth = await runGrowth(stage, database.facts, writes, large, people.supervisor, gatewayBearer);
+    results.growth = await runGrowth(stage, database, writes, large, people.supervisor, gatewayBearer);
   }
   results.pemsMadeDuringRuns = pems.madeLate;
   results.checks = [
