@@ -33,6 +33,12 @@ export interface BenchConfig {
   connections: number;
   /** Comma-separated parts of target ids to run (development); all when empty. */
   only: string[];
+  /** BENCH_GROWTH: certificates and journal records multiplied by this (10: the 10× set of issue 29's growth targets). */
+  growth: number;
+  /** BENCH_WRITE_RATES: the writer's rates (writes per second) of the reads-under-writes scenario. */
+  writeRates: number[];
+  /** BENCH_GROWTH_REPEATS: write-then-read pairs per request of the growth scenario. */
+  growthRepeats: number;
   /** A run that pushes the portal's RSS past this is stopped and the portal restarted. */
   rssAbortMb: number;
   regenerate: boolean;
@@ -62,6 +68,9 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     members: count(env, 'BENCH_MEMBERS', base.members, 10),
     journal: count(env, 'BENCH_AUDIT', base.journal, 10),
   };
+  const growth = count(env, 'BENCH_GROWTH', 1, 1);
+  sizes.certificates *= growth;
+  sizes.journal *= growth;
   const custom = (Object.keys(sizes) as (keyof Sizes)[]).some((k) => sizes[k] !== base[k]);
   const quick = sizeName === 'quick';
   const databaseUrl = env.BENCH_DATABASE_URL || undefined;
@@ -78,6 +87,9 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     singleDuration: count(env, 'BENCH_SINGLE_DURATION', quick ? 1 : 3, 1),
     connections: count(env, 'BENCH_CONNECTIONS', 50, 1),
     only: (env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    growth,
+    writeRates: (env.BENCH_WRITE_RATES ?? '1,10,50').split(',').map((s) => Number(s.trim())).filter((n) => n > 0),
+    growthRepeats: count(env, 'BENCH_GROWTH_REPEATS', quick ? 10 : 20, 1),
     rssAbortMb: count(env, 'BENCH_RSS_ABORT_MB', 2048, 100),
     regenerate: env.BENCH_REGENERATE === '1' || env.BENCH_REGENERATE === 'true',
     cacheDir: path.resolve(ROOT, env.BENCH_CACHE_DIR ?? '.bench-cache'),

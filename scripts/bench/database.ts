@@ -18,6 +18,7 @@ import type { Database } from '../../server/db/schema';
 import { migrateToLatest } from '../../server/db/migrate';
 import { ROOT, type BenchConfig } from './config';
 import { generateDataset, type DatasetFacts, type Sink } from './dataset';
+import { cpuSeconds } from './servers';
 
 export interface PreparedDatabase {
   /** Environment for the portal: DATA_DIR or DATABASE_URL. */
@@ -30,6 +31,13 @@ export interface PreparedDatabase {
   generationSeconds: number | null;
   /** Whether the database is still working on the portal's queries (PostgreSQL; SQLite runs inside the portal). */
   busy(): Promise<boolean>;
+  /**
+   * CPU seconds the database's own processes used so far (PostgreSQL: the backends connected to the run's
+   * database, from /proc); 0 on SQLite, whose work runs inside the portal and is in its CPU already.
+   */
+  cpuSeconds(): Promise<number | null>;
+  /** Reads the run's database beside the portal (the people to sign tokens for, pending certificates, counters). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   cleanup(): Promise<void>;
 }
 
@@ -93,7 +101,7 @@ async function prepareSqlite(config: BenchConfig, key: string, log: (line: strin
     sqlite.prepare('insert or replace into settings (name, value) values (?, ?), (?, ?)').run(FACTS, JSON.stringify(facts), KEY, key);
     sqlite.pragma('journal_mode = WAL');
     await db.destroy();
-    for (const old of fs.readdirSync(config.cacheDir).filter((f) => f.startsWith('sqlite-') && !partial.endsWith(f))) fs.rmSync(path.join(config.cacheDir, old), { force: true });
+    // Other sets in the cache stay: the directory may be shared (BENCH_CACHE_DIR), and a 10× set (BENCH_GROWTH) lives beside the usual one.
     fs.renameSync(partial, cached);
     generationSeconds = (performance.now() - started) / 1000;
   }
@@ -102,11 +110,17 @@ async function prepareSqlite(config: BenchConfig, key: string, log: (line: strin
   fs.copyFileSync(cached, file);
   const reader = new SQLite(file, { readonly: true });
   const { facts, signingKey } = readSettings(reader.prepare('select name, value from settings').all() as { name: string; value: string }[]);
-  reader.close();
   return {
     serverEnv: { DATA_DIR: dataDir }, facts, signingKey, cacheKey: key, generationSeconds,
     busy: async () => false,
-    cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    cpuSeconds: async () => 0,
+    // A read-only connection beside the portal's (WAL): it sees every committed write. SQLite numbers
+    // its parameters ?1, ?2… where PostgreSQL has $1, $2…: the bench writes $n, rewritten here.
+    query: async <T>(text: string, params: unknown[] = []) => reader.prepare(text.replace(/\$(\d+)/g, '?$1')).all(...params) as T[],
+    cleanup: async () => {
+      reader.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -173,7 +187,7 @@ async function preparePostgres(config: BenchConfig, key: string, log: (line: str
   const { rows } = await client.query('select name, value from settings');
   await client.end();
   const { facts, signingKey } = readSettings(rows);
-  const watcher = new pg.Pool({ connectionString: url, max: 1 });
+  const watcher = new pg.Pool({ connectionString: url, max: 2 });
   const busy = async () => {
     const { rows: active } = await watcher.query(
       "select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle' and pid <> pg_backend_pid()",
@@ -181,7 +195,14 @@ async function preparePostgres(config: BenchConfig, key: string, log: (line: str
     return active[0].n > 0;
   };
   // The run database is left in place: the portal can be started on it to look around (`DATABASE_URL=… npm start`).
-  return { serverEnv: { DATABASE_URL: url }, facts, signingKey, cacheKey: key, generationSeconds, busy, cleanup: () => watcher.end() };
+  const query = async <T>(text: string, params: unknown[] = []) => (await watcher.query(text, params)).rows as T[];
+  // The portal's pool keeps its connections: the CPU of the backends serving it, summed, moves with its queries.
+  const databaseCpu = async () => {
+    const backends = await query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const seconds = backends.map((b) => cpuSeconds(b.pid));
+    return seconds.some((s) => s == null) ? null : seconds.reduce<number>((a, b) => a + b!, 0);
+  };
+  return { serverEnv: { DATABASE_URL: url }, facts, signingKey, cacheKey: key, generationSeconds, busy, cpuSeconds: databaseCpu, query, cleanup: () => watcher.end() };
 }
 
 export async function prepareDatabase(config: BenchConfig, log: (line: string) => void): Promise<PreparedDatabase> {

@@ -1,20 +1,43 @@
 /** One autocannon run (autocannon as a library), summed up as the report needs it. */
 import autocannon, { type Instance } from 'autocannon';
 
+/** One request of a rotating load: its path (with query), method, headers and body. */
+export interface PlannedRequest {
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Where one connection takes its requests from when they differ request by request (real use: many
+ * people, many URLs; a gateway that sends the ETag of its own last answer). `answered` sees each
+ * answer's status and headers before the connection's next request is built.
+ */
+export interface RequestSource {
+  next(): PlannedRequest;
+  answered?(status: number, headers: Record<string, string>): void;
+}
+
 export interface LoadOptions {
+  /** The server (and, without `source`, the one URL every request asks). */
   url: string;
   headers?: Record<string, string>;
+  /** Called once per connection: its own source of requests. */
+  source?: (connection: number) => RequestSource;
   connections: number;
   /** Seconds. */
   duration: number;
-  /** The status every answer should have (200, or 304 for a matching If-None-Match). */
-  expect: number;
+  /** The statuses an answer should have (200, or 304 for a matching If-None-Match). */
+  expect: number | number[];
 }
 
 export interface LoadResult {
-  /** Answers with the expected status per second. */
+  /** Answers with an expected status per second. */
   rps: number;
   expected: number;
+  /** Bytes received (headers and bodies). */
+  bytes: number;
   /** Answers with another status, connection errors and timeouts (10 s). */
   unexpected: number;
   timeouts: number;
@@ -58,13 +81,33 @@ export interface RunningLoad {
   stop(): void;
 }
 
+/** Raw header list (name, value, name, value…) as llhttp gives it, as an object with lower-case names. */
+function headerObject(raw: unknown): Record<string, string> {
+  const list = Array.isArray(raw) ? (raw as string[]) : [];
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < list.length; i += 2) headers[String(list[i]).toLowerCase()] = String(list[i + 1]);
+  return headers;
+}
+
+/** Makes one autocannon client take each request from `source`, and tell it every answer. */
+function useSource(client: NodeJS.EventEmitter, source: RequestSource): void {
+  const c = client as unknown as { setRequests(requests: object[]): void };
+  c.setRequests([{ setupRequest: (request: object) => ({ ...request, method: 'GET', ...source.next() }) }]);
+  if (!source.answered) return;
+  let headers: Record<string, string> = {};
+  client.on('headers', (info: { headers?: unknown }) => (headers = headerObject(info.headers)));
+  client.on('response', (status: number) => source.answered!(status, headers));
+}
+
 export function startLoad(options: LoadOptions): RunningLoad {
   let instance: Instance | undefined;
+  let connection = 0;
   const latencies: number[] = [];
   const sentAt = new Map<object, number>();
   const answeredBy = new Map<object, number>();
   const setupClient = (client: NodeJS.EventEmitter) => {
     keepNoBodies(client);
+    if (options.source) useSource(client, options.source(connection++));
     answeredBy.set(client, 0);
     client.on('request', () => sentAt.set(client, performance.now()));
     client.on('response', (_status: number, _bytes: number, ms: number) => {
@@ -87,11 +130,12 @@ export function startLoad(options: LoadOptions): RunningLoad {
         for (const started of sentAt.values()) latencies.push(end - started);
         const sorted = latencies.sort((a, b) => a - b);
         const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
-        const expected = statuses[String(options.expect)] ?? 0;
+        const expected = [options.expect].flat().reduce((n, status) => n + (statuses[String(status)] ?? 0), 0);
         const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
         resolve({
           rps: expected / Math.max(r.duration, 0.001),
           expected,
+          bytes: r.throughput?.total ?? 0,
           unexpected: answered - expected + r.errors,
           timeouts: r.timeouts,
           statuses,

@@ -24,11 +24,12 @@ interface Row {
   singleP99Ms: number | null;
   eventLoopP99Ms: number | null;
   rssPeakMb: number | null;
+  rssWithChildrenMb: number | null;
   /** Median CPU µs per answer of the portal and of bare Fastify: information, no target (it moves little with load). */
   cpuUs: number | null;
   bareCpuUs: number | null;
   unexpected: number;
-  limits: { ratio?: number; p99Ms?: number; singleP99Ms?: number; eventLoopP99Ms: number; rssMb: number };
+  limits: { ratio?: number; p99Ms?: number; singleP99Ms?: number; eventLoopP99Ms: number; rssMb: number; rssWithChildrenMb: number };
   failures: string[];
   pass: boolean;
   aborted?: string;
@@ -53,7 +54,7 @@ function summarize(run: TargetRun, engine: Engine): Row {
   const { target, rounds } = run;
   const limits = {
     ratio: pick(target.ratio, engine), p99Ms: pick(target.p99Ms, engine), singleP99Ms: pick(target.singleP99Ms, engine),
-    eventLoopP99Ms: LIMITS.eventLoopP99Ms, rssMb: LIMITS.rssMb,
+    eventLoopP99Ms: LIMITS.eventLoopP99Ms, rssMb: LIMITS.rssMb, rssWithChildrenMb: LIMITS.rssWithChildrenMb,
   };
   const singles = rounds.map((r) => r.single).filter((s) => s != null);
   const row: Row = {
@@ -64,6 +65,7 @@ function summarize(run: TargetRun, engine: Engine): Row {
     p50LowerBound: rounds.some((r) => unfinishedShare(r.portal) > 0.5),
     p99LowerBound: rounds.some((r) => unfinishedShare(r.portal) > 0.01),
     eventLoopP99Ms: max(rounds.map((r) => r.eventLoopP99Ms)), rssPeakMb: max(rounds.map((r) => r.rssPeakMb)),
+    rssWithChildrenMb: max(rounds.map((r) => r.rssWithChildrenMb ?? null)),
     cpuUs: median(known(rounds.map((r) => r.cpuUs?.portal))), bareCpuUs: median(known(rounds.map((r) => r.cpuUs?.bare))),
     unexpected: rounds.reduce((n, r) => n + r.portal.unexpected + (r.single?.unexpected ?? 0), 0),
     limits, failures: [], pass: false, aborted: run.aborted,
@@ -76,6 +78,7 @@ function summarize(run: TargetRun, engine: Engine): Row {
   if (limits.singleP99Ms != null && !(row.singleP99Ms != null && row.singleP99Ms <= limits.singleP99Ms)) f.push('1-client p99');
   if (rounds.length && !(row.eventLoopP99Ms != null && row.eventLoopP99Ms <= limits.eventLoopP99Ms)) f.push('event loop');
   if (rounds.length && !(row.rssPeakMb != null && row.rssPeakMb <= limits.rssMb)) f.push('RSS');
+  if (rounds.length && !(row.rssWithChildrenMb != null && row.rssWithChildrenMb <= limits.rssWithChildrenMb)) f.push('RSS with children');
   row.pass = f.length === 0;
   return row;
 }
@@ -121,7 +124,7 @@ export function judge(runs: TargetRun[], engine: Engine, extra: Extra): Verdict 
 
 export function table(verdict: Verdict): string {
   const lines = [
-    '| request | throughput vs bare Fastify | p50 / p99 at 50 connections | 1 client p99 | event loop p99 | RSS peak | CPU per answer (bare) | result |',
+    '| request | throughput vs bare Fastify | p50 / p99 at 50 connections | 1 client p99 | event loop p99 | RSS peak (with children) | CPU per answer (bare) | result |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of verdict.rows) {
@@ -130,7 +133,7 @@ export function table(verdict: Verdict): string {
       `| ${r.label} | ${within(percent(r.ratio), limits.ratio != null ? `≥ ${percent(limits.ratio)}` : undefined)} ` +
         `| ${within(`${r.p50LowerBound ? '≥ ' : ''}${ms(r.p50Ms)} / ${r.p99LowerBound ? '≥ ' : ''}${ms(r.p99Ms)}`, limits.p99Ms != null ? `≤ ${limits.p99Ms} ms` : undefined)} ` +
         `| ${r.singleP99Ms == null && limits.singleP99Ms == null ? '' : within(ms(r.singleP99Ms), limits.singleP99Ms != null ? `≤ ${limits.singleP99Ms} ms` : undefined)} ` +
-        `| ${ms(r.eventLoopP99Ms)} | ${r.rssPeakMb == null ? '–' : `${Math.round(r.rssPeakMb)} MB`} ` +
+        `| ${ms(r.eventLoopP99Ms)} | ${r.rssPeakMb == null ? '–' : `${Math.round(r.rssPeakMb)} MB`} (${r.rssWithChildrenMb == null ? '–' : `${Math.round(r.rssWithChildrenMb)} MB`}) ` +
         `| ${r.cpuUs == null ? '–' : `${Math.round(r.cpuUs)} µs (${r.bareCpuUs == null ? '–' : Math.round(r.bareCpuUs)} µs)`} ` +
         `| ${r.pass ? 'PASS' : `**FAIL**: ${r.failures.join(', ')}`} |`,
     );

@@ -7,7 +7,7 @@
  */
 import type { BenchConfig } from './config';
 import { load, startLoad, type LoadResult } from './load';
-import { cpuSeconds, sampleRss, scrapeMetrics, startPortal, waitIdle, type ServerProcess } from './servers';
+import { cpuSeconds, sampleMemory, sampleRss, scrapeMetrics, startPortal, waitIdle, type ServerProcess } from './servers';
 import type { Target } from './targets';
 
 interface RoundResult {
@@ -18,6 +18,8 @@ interface RoundResult {
   eventLoopP99Ms: number | null;
   eventLoopMaxMs: number | null;
   rssPeakMb: number | null;
+  /** Peak RSS of the portal with its child processes (the archive builder). */
+  rssWithChildrenMb: number | null;
   /** CPU microseconds per answer: the portal's (until idle after the run) and bare Fastify's. */
   cpuUs: { portal: number | null; bare: number | null };
   single?: LoadResult;
@@ -107,6 +109,7 @@ export async function runTargets(
       await scrapeMetrics(portal.current.url); // resets the event-loop histogram
       let overLimit: string | undefined;
       const portalCpu = cpuSeconds(portal.current.pid);
+      const memory = sampleMemory(portal.current.pid);
       const running = startLoad({ url: `${portal.current.url}${target.path}`, headers, connections, duration: config.duration, expect });
       const rss = sampleRss(portal.current.pid, (mb) => {
         if (mb > config.rssAbortMb && !overLimit) {
@@ -119,12 +122,13 @@ export async function runTargets(
       const idle = overLimit ? false : await waitIdle(portal.current.pid, portal.current.url, busy, 120_000);
       const metrics = overLimit ? null : await scrapeMetrics(portal.current.url, 30_000);
       const rssPeakMb = rss.stop();
+      const { withChildrenMb } = memory.stop();
       const portalUs = perAnswer(portalCpu, cpuSeconds(portal.current.pid), result);
       const unresponsive = overLimit ? undefined : !idle ? 'still busy 2 minutes after the run' : !metrics ? 'no answer to /metrics after the run' : undefined;
       const roundResult: RoundResult = {
         round, bare: bareResult, portal: result, ratio: result.rps / bareResult.rps, cpuUs: { portal: portalUs, bare: bareUs },
         eventLoopP99Ms: metrics?.eventLoopP99Ms ?? null, eventLoopMaxMs: metrics?.eventLoopMaxMs ?? null,
-        rssPeakMb: rssPeakMb ?? metrics?.rssMb ?? null,
+        rssPeakMb: rssPeakMb ?? metrics?.rssMb ?? null, rssWithChildrenMb: withChildrenMb,
       };
       run.rounds.push(roundResult);
       if (overLimit || unresponsive) {
@@ -138,7 +142,7 @@ export async function runTargets(
       }
       log(
         `  ${target.id}: ${(roundResult.ratio * 100).toFixed(2)} % of bare (${result.rps.toFixed(0)}/${bareResult.rps.toFixed(0)} req/s), ` +
-          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end, ${result.starved} connections never answered), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB, ` +
+          `p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms (${result.unfinished} unanswered at the end, ${result.starved} connections never answered), event loop p99 ${roundResult.eventLoopP99Ms?.toFixed(0)} ms, RSS ${roundResult.rssPeakMb?.toFixed(0)} MB (with children ${withChildrenMb?.toFixed(0)} MB), ` +
           `CPU per answer ${portalUs?.toFixed(0)} µs (bare ${bareUs?.toFixed(0)} µs)` +
           (result.unexpected ? `, ${result.unexpected} unexpected (${JSON.stringify(result.statuses)}, ${result.timeouts} timeouts)` : '') +
           (roundResult.single ? `; 1 client p99 ${roundResult.single.p99Ms.toFixed(1)} ms` : ''),
