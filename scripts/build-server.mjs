@@ -34,7 +34,7 @@ export async function buildServer(outdir = path.join(root, 'dist/server')) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.19',
+    target: 'node22.12',
     packages: 'external',
     outExtension: { '.js': '.mjs' },
     sourcemap: true,

@@ -1,5 +1,6 @@
 /** Runs the migrations in name order. They are imported, not read from disk, so any runner can load them. */
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { sql } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { isPostgres, type Db } from './database';
 import * as initial from './migrations/20261121_0001_initial';
 import * as licenseNames from './migrations/20261121_0002_license_names';
