@@ -103,30 +103,23 @@ export const UNVERIFIED_EMAIL = 'Your sign-in provider has not verified your ema
 
 /**
  * The actor behind a verified identity, kept per email for the versions of the member's organization and the
- * tree (a role, a ban, the member's row or an organization's move changes one of them). `alsoRead`: the
- * organizations whose versions the request needs besides (the one in its path), read in the same statement.
+ * tree (a role, a ban, the member's row or an organization's move changes one of them), read in one statement
+ * with those of `alsoRead`, the organizations the request needs besides (the one in its path).
  */
 export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRead: readonly string[] = []): Promise<RequestActor> {
   // The email is the only link between a token and a member (and a trusted domain): an address
   // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
   const actors = keptFor<Omit<RequestActor, 'versions'>>(db, 'actors');
-  const known = knownOrganization.get(identity.email);
   // Read before the member, so what is kept below is at least as new as the versions it is kept for.
-  let versions = await readVersions(db, known ? [known, ...alsoRead] : alsoRead);
+  const versions = await readVersions(db, identity.email, alsoRead);
+  const known = versions.memberOrganization;
   const stamp = known && stampOf(versions, [known]);
   const kept = stamp && actors.get(identity.email, stamp, now.getTime());
   if (kept) return { ...kept, versions };
-  let member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
+  const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
-  }
-  if (member.organization_id !== known) {
-    // First sign-in here: the versions of the member's organization, then the member again after them.
-    if (knownOrganization.size >= KNOWN_LIMIT) knownOrganization.clear();
-    knownOrganization.set(identity.email, member.organization_id);
-    versions = await readVersions(db, [member.organization_id, ...alsoRead]);
-    member = (await findMember(db, identity.email)) ?? member;
   }
   if (member.date_organization_banned) {
     throw forbidden(`${member.organization_name} is banned from the portal.`, 'AccessError');
@@ -144,12 +137,7 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
     organization_role: member.organization_role as OrganizationRole,
     roles: roles.map(({ organization_name: _n, ...a }) => a),
   };
-  const memberStamp = stampOf(versions, [member.organization_id]);
-  if (memberStamp) actors.set(identity.email, memberStamp, actor);
+  // Kept only when the member was there when the versions were read (not for one who just signed up).
+  if (stamp !== undefined && known === member.organization_id) actors.set(identity.email, stamp, actor);
   return { ...actor, versions };
 }
-
-/** The organization of each email seen here, so its versions are read with the request's first statement. */
-const knownOrganization = new Map<string, string>();
-/** Emails remembered at most (a person costs one more statement at their next call once forgotten). */
-const KNOWN_LIMIT = 100_000;

@@ -10,8 +10,10 @@ import { readRows, type Queryable } from './database';
 
 export interface Versions {
   tree: number;
-  /** Per organization asked for; an organization that does not exist is missing. */
+  /** Per organization asked for (and the member's); an organization that does not exist is missing. */
   organizations: Map<string, number>;
+  /** The organization of the member with the email asked for; undefined: no such member. */
+  memberOrganization?: string;
 }
 
 /** One statement text per number of organizations (a request asks for one or two). */
@@ -20,20 +22,29 @@ function textFor(count: number): string {
   let text = texts.get(count);
   if (!text) {
     const marks = Array.from({ length: count }, () => '?').join(', ');
-    text = `select '' as organization_id, epoch as version from organization_tree where id = 1${
-      count ? ` union all select organization_id, version from organization_counters where organization_id in (${marks})` : ''}`;
+    text = [
+      `select 'tree' as kind, '' as organization_id, epoch as version from organization_tree where id = 1`,
+      // The member's organization found by email in the same statement: no request needs a statement before it.
+      `select 'member', c.organization_id, c.version from members m join organization_counters c on c.organization_id = m.organization_id where m.member_email = ?`,
+      ...(count ? [`select 'path', organization_id, version from organization_counters where organization_id in (${marks})`] : []),
+    ].join(' union all ');
     texts.set(count, text);
   }
   return text;
 }
 
-export async function readVersions(db: Queryable, organizationIds: readonly string[]): Promise<Versions> {
+/** The tree's version, the version of `email`'s member's organization and those of `organizationIds`. */
+export async function readVersions(db: Queryable, email: string, organizationIds: readonly string[]): Promise<Versions> {
   const ids = [...new Set(organizationIds)];
-  const rows = await readRows(db, textFor(ids.length), ids);
+  const rows = await readRows(db, textFor(ids.length), [email, ...ids]);
   const versions: Versions = { tree: 0, organizations: new Map() };
   for (const row of rows) {
-    if (row.organization_id === '') versions.tree = Number(row.version);
-    else versions.organizations.set(String(row.organization_id), Number(row.version));
+    if (row.kind === 'tree') {
+      versions.tree = Number(row.version);
+      continue;
+    }
+    versions.organizations.set(String(row.organization_id), Number(row.version));
+    if (row.kind === 'member') versions.memberOrganization = String(row.organization_id);
   }
   return versions;
 }
