@@ -15,8 +15,12 @@ import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../database';
 import { addEpochTriggers, createEpoch, dropEpoch } from '../epoch-triggers';
 
-/** Tables whose every row belongs to the organization in its `organization_id`. */
-const OWNED = ['organizations', 'organization_domains', 'members', 'certificates', 'licenses', 'resource_grants', 'notices'] as const;
+/**
+ * Tables whose every row belongs to the organization in its `organization_id`. Not the notices: no kept answer
+ * shows them (the bell's list is per member, answered afresh), and one event's notices to hundreds of members
+ * would move the version once per notice.
+ */
+const OWNED = ['organizations', 'organization_domains', 'members', 'certificates', 'licenses', 'resource_grants'] as const;
 const EVENTS = ['insert', 'update', 'delete'] as const;
 /** A child shows its parent's name: a rename moves the children's versions too. */
 const CHILDREN = `update organization_counters set version = version + 1
