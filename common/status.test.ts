@@ -58,7 +58,7 @@ describe('daysLeft', () => {
     expect(daysLeft(until, at(now))).toBe(expected);
   });
 
-  // Kept license pages are made again at this instant (db/page-cache.ts): it must be the very next step.
+  // Kept license pages are made again at this instant (http/kept-answers.ts keptUntil): it must be the very next step.
   it.each([
     '2026-03-01T00:00:00.000Z', '2026-03-01T07:30:00.000Z', '2026-03-20T00:00:00.001Z', '2026-03-20T23:59:59.999Z',
     '2026-03-21T00:00:00.000Z', '2026-03-21T13:00:00.000Z', '2026-03-22T00:00:00.000Z', '2026-03-22T00:00:00.001Z',

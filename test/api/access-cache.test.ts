@@ -1,5 +1,5 @@
 /**
- * The access cache (db/access-epoch.ts): sign-in work is cached per instance, yet a ban, a role
+ * The kept sign-in work (auth/actor.ts, db/kept.ts): kept per instance, yet a ban, a role
  * change or a moved organization takes effect at the very next call, whoever wrote it, and on every
  * instance of one PostgreSQL database.
  */
@@ -32,10 +32,10 @@ describe.each(dialects)('access cache on %s', (dialect) => {
   });
 
   it('shuts out a call that comes after a ban even while calls from before it are under way', async () => {
-    // The requests of one moment share one read of the epochs (db/shared-read.ts): it must be made after the last of
-    // them came, never before a ban that one of them comes after.
+    // Each request reads the versions itself (db/versions.ts): one that comes after a ban never uses what was
+    // kept before it.
     const member = await make.member(w.customer);
-    // One token, verified once: the calls below then reach the epochs within one turn of the event loop.
+    // One token, verified once: the calls below then reach the versions within one turn of the event loop.
     const headers = await t.as(member.email);
     const call = () => t.app.inject({ method: 'GET', url: customer(), headers });
     expect((await call()).statusCode).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * List pages (db/page-cache.ts) and totals (db/count-cache.ts) are kept per instance, yet every
+ * List pages and their totals are kept per instance (http/kept-answers.ts), yet every
  * answer is what the rows say at that instant: after any write, whoever makes it (also outside the
  * portal), and at the very instant a field or a filter that reads the clock changes. Each total is
  * compared with a count of the rows themselves, each page with the rows, on both engines.
@@ -172,7 +172,7 @@ describe.each(dialects)('list pages and totals on %s', (dialect) => {
     const urls = [`/api/organizations/${org.id}/auditrecords`, `/api/organizations/${org.id}/auditrecords?filter=kept-page-marker`];
     const before = await Promise.all(urls.map((url) => t.call(SUPERVISOR, { method: 'GET', url })));
     for (const url of urls) await t.call(SUPERVISOR, { method: 'GET', url }); // kept
-    // Written past the portal's audit path, as another program would: the database's trigger moves the journal epoch.
+    // Written past the portal's audit path, as another program would: the database's trigger moves the organization's version.
     await t.db.insertInto('audit_records')
       .values({ reason: 'ORGANIZATION_SAVED', message: 'kept-page-marker written after the page was kept', organization_id: org.id, member_email: null, date_created: t.clock.now().toISOString() })
       .execute();
