@@ -12,12 +12,13 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /**
  * How Node runs the bundle (`npm start`, the benchmark). Source maps for readable stack traces.
- * An old generation of at most 160 MB: without a limit V8 lets garbage pile up to 100+ MB under load
- * before collecting it (RSS 280 MB and more after a few loaded lists, 200–230 MB idle afterwards,
- * with 35–45 MB live); with it the peaks stay under 200 MB at the same CPU per request (docs/performance.md).
- * The live heap is small by design: kept pages, exports and the archive are Buffers, outside this limit.
+ * A young generation of at most 2 × 16 MB: on a machine with gigabytes free, Node 24 grows it to 2 × 64 MB
+ * under load, which alone put the RSS past 300 MB with 50–70 MB live. The old generation keeps V8's
+ * own limit: a cap near the heap's size (it was 160 MB) made V8 collect in a loop once the young
+ * generation had grown, 10–35 ms of GC threads' CPU per answer (docs/performance.md "Memory").
+ * The live heap is small by design: kept answers, exports and the archive are Buffers, outside it.
  */
-export const SERVER_NODE_ARGS = ['--enable-source-maps', '--max-old-space-size=160'];
+export const SERVER_NODE_ARGS = ['--enable-source-maps', '--max-semi-space-size=16'];
 
 /** Builds into `outdir` (dist/server) and answers the path of its main.mjs. */
 export async function buildServer(outdir = path.join(root, 'dist/server')) {
