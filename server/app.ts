@@ -21,7 +21,7 @@ import { keepingValidatorCompiler, parseQuerystring } from './http/validation-ca
 import { registerErrorResponses, registerOpenApi } from './http/openapi';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
-import { loggerOptions } from './http/logging';
+import { loggerOptions, registerRequestLog } from './http/logging';
 import { builtInProvider } from './auth/idp/provider';
 import { profileRoutes } from './modules/profile/routes';
 import { organizationRoutes } from './modules/organizations/routes';
@@ -84,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Codes, interaction ids, tokens, cookies and secrets never reach the log (http/logging.ts).
     logger: options.logger ?? loggerOptions(config, options.logStream),
+    // One line per request instead of Fastify's two (http/logging.ts).
+    disableRequestLogging: true,
     // URL-encoded distinguished names are often several hundred characters long. Query strings are
     // parsed and validated once per text (http/validation-cache.ts).
     routerOptions: { maxParamLength: 4096, querystringParser: parseQuerystring },
@@ -105,6 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('masterSecret', new MasterSecret());
   await provideSecretFromFile(app);
   app.setErrorHandler(errorHandler);
+  registerRequestLog(app);
   registerJsonBodyParser(app);
 
   const extra = providerOrigins(config);
