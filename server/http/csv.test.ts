@@ -90,6 +90,24 @@ describe('CSV writer', () => {
     expect(ends[0][1]).toBe(false);
   });
 
+  it('lets other work run between batches, however fast the reader takes them', async () => {
+    // SQLite answers a batch without waiting for I/O: other requests run only if the stream gives way.
+    let turns = 0;
+    let running = true;
+    const tick = () => { turns += 1; if (running) setImmediate(tick); };
+    setImmediate(tick);
+    const seen: number[] = [];
+    async function* batches() {
+      for (let i = 0; i < 5; i++) {
+        seen.push(turns);
+        yield [{ id: i, text: 'x', at: null }];
+      }
+    }
+    await text(csvStream(COLUMNS, batches()));
+    running = false;
+    for (let i = 1; i < seen.length; i++) expect(seen[i], `turns before batch ${i}`).toBeGreaterThan(seen[i - 1]);
+  });
+
   it('reads by offset until a short batch', async () => {
     const all = Array.from({ length: 25 }, (_, i) => i);
     const calls: number[] = [];
