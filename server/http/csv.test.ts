@@ -1,7 +1,7 @@
 /** The CSV writer, read back with a real CSV parser (csv-parse): RFC 4180, BOM, formulas neutralized, streamed. */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { csvCell, csvDisposition, csvStream, offsetBatches, type CsvColumn } from './csv';
+import { csvCell, csvDisposition, csvStream, keyedBatches, offsetBatches, type CsvColumn } from './csv';
 
 type Row = { id: number; text: string | null; at: Date | null };
 const COLUMNS: CsvColumn<Row>[] = [
@@ -115,6 +115,24 @@ describe('CSV writer', () => {
     for await (const batch of offsetBatches(async (offset, limit) => (calls.push(offset), all.slice(offset, offset + limit)), 10)) got.push(...batch);
     expect(got).toEqual(all);
     expect(calls).toEqual([0, 10, 20]);
+  });
+
+  it('reads by key: the keys once, then each row once, in the keys\' order, leaving out rows gone meanwhile', async () => {
+    const keys = Array.from({ length: 2_500 }, (_, i) => `k${String(2_500 - i).padStart(4, '0')}`);
+    const asked: string[][] = [];
+    let keyReads = 0;
+    const batches = keyedBatches(
+      async () => (keyReads++, keys),
+      // The database answers in its own order, and k1000 was deleted after the keys were read.
+      async (slice) => (asked.push([...slice]), slice.filter((k) => k !== 'k1000').map((k) => ({ key: k })).reverse()),
+      (row) => row.key,
+    );
+    const out: string[] = [];
+    for await (const batch of batches) out.push(...batch.map((r) => r.key));
+    expect(keyReads).toBe(1);
+    expect(asked.map((a) => a.length)).toEqual([1_000, 1_000, 500]);
+    expect(asked.flat()).toEqual(keys);
+    expect(out).toEqual(keys.filter((k) => k !== 'k1000'));
   });
 
   it('names the file safely', () => {

@@ -87,6 +87,23 @@ export async function* offsetBatches<T>(read: (offset: number, limit: number) =>
   }
 }
 
+/**
+ * Batches of a list read by key: the keys of every row in the list's order first (one statement), then the rows
+ * `size` keys at a time, put in that order. Linear in the rows whatever the sort, where reading by offset
+ * reads (and sorts) the list up to each batch again. A row deleted meanwhile is left out; one changed meanwhile
+ * is written as it is now, in the place it had when the export began.
+ */
+export async function* keyedBatches<K, T>(
+  readKeys: () => Promise<readonly K[]>, readRows: (keys: readonly K[]) => Promise<readonly T[]>, keyOf: (row: T) => K, size = 1000,
+): AsyncGenerator<readonly T[]> {
+  const keys = await readKeys();
+  for (let start = 0; start < keys.length; start += size) {
+    const slice = keys.slice(start, start + size);
+    const byKey = new Map((await readRows(slice)).map((row) => [keyOf(row), row]));
+    yield slice.flatMap((key) => byKey.get(key) ?? []);
+  }
+}
+
 /** `attachment; filename="<list>-<name>-<date>.csv"`, the name reduced to safe characters. */
 export function csvDisposition(list: string, name: string, now: Date): string {
   const safe = name.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'export';

@@ -5,10 +5,10 @@
  * of record read alike. Statuses as the lists' badges at the export's instant.
  */
 import type { Queryable } from '../../db/database';
-import { offsetBatches, type CsvColumn } from '../../http/csv';
+import { keyedBatches, type CsvColumn } from '../../http/csv';
 import { certificateStatus } from '../../../common/status';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
-import { listPendingCertificates, type CertificateListRow } from './repository';
+import { certificatesByKey, listPendingCertificateKeys, type CertificateListRow } from './repository';
 
 export function certificateCsvColumns(at: Date): CsvColumn<CertificateListRow>[] {
   return [
@@ -30,7 +30,7 @@ export function certificateCsvColumns(at: Date): CsvColumn<CertificateListRow>[]
   ];
 }
 
-/** The rows of a pending list at `at`, a thousand at a time, through the JSON list's own query and order. */
+/** The rows of a pending list at `at`, a thousand at a time, in the JSON list's own order (by key: http/csv.ts). */
 export function pendingCertificateBatches(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', at: Date, sort?: PendingCertificateSort) {
-  return offsetBatches(async (offset, limit) => (await listPendingCertificates(db, organizations, kind, at, { offset, limit, sort })).rows);
+  return keyedBatches(() => listPendingCertificateKeys(db, organizations, kind, at, sort), (keys) => certificatesByKey(db, keys), (c) => c.distinguished_name);
 }

@@ -85,6 +85,35 @@ export async function listCertificates(
   now: Date,
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
+  const { filtered, order, organizationsFirst } = await listParts(db, organizations, query, now);
+  const page = inOrder(filtered(selectCertificates(db, organizationsFirst)).select(SUMMARY), order);
+  const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
+  return { rows, total };
+}
+
+/**
+ * The DNs of every certificate of a list, in its order (a CSV export reads them first, then the rows by key:
+ * an offset would read the list up to each batch again, and a sorted one sort it again).
+ */
+export async function listCertificateKeys(db: Queryable, organizations: 'all' | string[], query: Omit<CertificateListQuery, 'offset' | 'limit'>, now: Date) {
+  if (organizations !== 'all' && organizations.length === 0) return [];
+  const { filtered, order, organizationsFirst } = await listParts(db, organizations, query, now);
+  // The conditions read only `c` and the order at most the organization's name: no member is joined.
+  const from = organizationsFirst
+    ? db.selectFrom('organizations as o').crossJoin('certificates as c').whereRef('c.organization_id', '=', 'o.organization_id')
+    : db.selectFrom('certificates as c');
+  const rows = await inOrder(filtered(from).select('c.distinguished_name'), order).execute();
+  return rows.map((r) => r.distinguished_name);
+}
+
+/** The list rows of these DNs (those that still exist), in any order. */
+export async function certificatesByKey(db: Queryable, keys: readonly string[]): Promise<CertificateListRow[]> {
+  return keys.length ? selectCertificates(db).select(SUMMARY).where('c.distinguished_name', 'in', keys).execute() : [];
+}
+
+/** A list's conditions and order (db/list-filters.ts, "Sorting"), for its pages and its keys. */
+async function listParts(db: Queryable, organizations: 'all' | string[], query: Omit<CertificateListQuery, 'offset' | 'limit'>, now: Date) {
   const at = now.toISOString();
   // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
   const nameFilter = query.name?.trim() ? await containsThroughIndex(db, { table: 'certificates_text', key: 'c.rowid', column: 'c.dn_search' }, query.name) : undefined;
@@ -104,10 +133,7 @@ export async function listCertificates(
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
   const order = listOrder(query.sort ?? (oneOrganization ? 'distinguished_name' : 'organization_name'), oneOrganization);
-  const page = inOrder(filtered(selectCertificates(db, order.columns[0] === 'o.organization_name')).select(SUMMARY), order);
-  const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
-  return { rows, total };
+  return { filtered, order, organizationsFirst: order.columns[0] === 'o.organization_name' };
 }
 
 export async function findCertificate(db: Queryable, distinguishedName: string, organizationId?: string) {
@@ -133,6 +159,13 @@ export async function deleteCertificate(db: Queryable, distinguishedName: string
   await db.deleteFrom('certificates').where('distinguished_name', '=', distinguishedName).execute();
 }
 
+/** The DNs of every row of a pending list, in its order (its CSV export, as `listCertificateKeys`). */
+export async function listPendingCertificateKeys(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, sort?: PendingCertificateSort) {
+  if (organizations !== 'all' && organizations.length === 0) return [];
+  const { pending, order } = pendingParts(db, organizations, kind, now, sort);
+  return (await inOrder(pending().select('c.distinguished_name'), order).execute()).map((r) => r.distinguished_name);
+}
+
 /**
  * One page of the pending approvals (Not approved, oldest request first) or acknowledgements
  * (approved, not revoked, expired, not acknowledged; the longest expired first), with their total.
@@ -147,20 +180,25 @@ export async function listPendingCertificates(
   page: { offset: number; limit: number; sort?: PendingCertificateSort },
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
-  // The key after the date makes the order total, so pages neither overlap nor skip a row.
-  // Approvals have a partial index in each order (migrations 0009, 0017); acknowledgements only in
-  // the end of validity's, whose range holds the expired rows: in another order, those are sorted.
-  const sort = page.sort ?? (kind === 'approval' ? 'date_created' : 'date_not_after');
-  const order = { ...listOrder(sort, false), sortFound: kind === 'acknowledgement' && sortColumn(sort).column !== 'date_not_after' };
-  const pending = () => {
-    let q = db.selectFrom('certificates as c');
-    if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
-    return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
-  };
+  const { pending, order } = pendingParts(db, organizations, kind, now, page.sort);
   const keys = inOrder(pending().select('c.distinguished_name'), order).offset(page.offset).limit(page.limit);
   const [rows, count] = await Promise.all([
     inOrder(selectCertificates(db).select(SUMMARY).where('c.distinguished_name', 'in', keys), order).execute(),
     pending().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
+}
+
+function pendingParts(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, sort?: PendingCertificateSort) {
+  // The key after the date makes the order total, so pages neither overlap nor skip a row.
+  // Approvals have a partial index in each order (migrations 0009, 0017); acknowledgements only in
+  // the end of validity's, whose range holds the expired rows: in another order, those are sorted.
+  const by = sort ?? (kind === 'approval' ? 'date_created' : 'date_not_after');
+  const order = { ...listOrder(by, false), sortFound: kind === 'acknowledgement' && sortColumn(by).column !== 'date_not_after' };
+  const pending = () => {
+    let q = db.selectFrom('certificates as c');
+    if (organizations !== 'all') q = q.where('c.organization_id', 'in', organizations);
+    return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
+  };
+  return { pending, order };
 }

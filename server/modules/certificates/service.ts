@@ -11,7 +11,7 @@ import { abilitiesIn } from '../../access/abilities';
 import { z } from 'zod';
 import { certificateSummarySchema, descriptionSchema, type Certificate, type CertificateSummary } from '../../../common/schemas/certificate';
 import type { CertificateExportQuery, CertificateListQuery } from '../../../common/schemas/lists';
-import { csvDisposition, csvStream, journalExport, offsetBatches, exportedOrganizationName } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, keyedBatches, exportedOrganizationName } from '../../http/csv';
 import { certificateCsvColumns } from './csv-export';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificateStatus } from '../../../common/status';
@@ -119,7 +119,7 @@ function exportCertificates(
   onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
 ) {
   const at = now();
-  const batches = offsetBatches(async (offset, limit) => (await repo.listCertificates(db, organizations, { ...query, offset, limit }, at)).rows);
+  const batches = keyedBatches(() => repo.listCertificateKeys(db, organizations, query, at), (keys) => repo.certificatesByKey(db, keys), (c) => c.distinguished_name);
   return { body: csvStream(certificateCsvColumns(at), batches, onEnd), disposition: csvDisposition('certificates', fileName, at) };
 }
 
