@@ -74,6 +74,30 @@ export type LicenseState = 'notApproved' | 'pendingAcknowledgement';
  */
 export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: LicenseListQuery & { state?: LicenseState }, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
+  const { filtered, order } = await listParts(db, organizations, query, now);
+  const page = inOrder(filtered(selectLicenses(db)), order);
+  const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
+  return { rows, total };
+}
+
+/** The ids of every license of a list, in its order (its CSV export reads them first, then the rows by key). */
+export async function listLicenseKeys(db: Queryable, organizations: 'all' | string[], query: Omit<LicenseListQuery, 'offset' | 'limit'>, now: Date) {
+  if (organizations !== 'all' && organizations.length === 0) return [];
+  const { filtered, order } = await listParts(db, organizations, query, now);
+  const from = order.columns[0] === 'o.organization_name'
+    ? db.selectFrom('licenses as l').innerJoin('organizations as o', 'o.organization_id', 'l.organization_id')
+    : db.selectFrom('licenses as l');
+  return (await inOrder(filtered(from).select('l.license_id'), order).execute()).map((r) => r.license_id);
+}
+
+/** The list rows of these licenses (those that still exist), in any order. */
+export async function licensesByKey(db: Queryable, keys: readonly string[]) {
+  return keys.length ? selectLicenses(db).where('l.license_id', 'in', keys).execute() : [];
+}
+
+/** A list's conditions and order (db/list-filters.ts, "Sorting"), for its pages and its keys. */
+async function listParts(db: Queryable, organizations: 'all' | string[], query: Omit<LicenseListQuery, 'offset' | 'limit'> & { state?: LicenseState }, now: Date) {
   const at = now.toISOString();
   // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
   const nameFilter = query.name?.trim() ? await containsThroughIndex(db, { table: 'licenses_text', key: 'l.rowid', column: 'l.name_search' }, query.name) : undefined;
@@ -91,10 +115,7 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
     return f as Q;
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
-  const page = inOrder(filtered(selectLicenses(db)), listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization));
-  const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
-  return { rows, total };
+  return { filtered, order: listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization) };
 }
 
 export async function findLicense(db: Queryable, licenseId: string) {
@@ -155,6 +176,13 @@ export async function updateLicense(db: Queryable, licenseId: string, changes: U
   await db.updateTable('licenses').set(changes).where('license_id', '=', licenseId).execute().catch(duplicateAs(String(changes.license_name)));
 }
 
+/** The ids of every row of a pending list, in its order (its CSV export, as `listLicenseKeys`). */
+export async function listPendingLicenseKeys(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, sort?: PendingLicenseSort) {
+  if (organizations !== 'all' && organizations.length === 0) return [];
+  const { pending, order } = pendingParts(db, organizations, kind, now, sort);
+  return (await inOrder(pending().select('l.license_id'), order).execute()).map((r) => r.license_id);
+}
+
 /**
  * One page of the pending approvals (Not approved, oldest request first) or acknowledgements
  * (approved, expired, not acknowledged and without a successor, a rejected successor counting as
@@ -170,20 +198,26 @@ export async function listPendingLicenses(
   page: { offset: number; limit: number; sort?: PendingLicenseSort },
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
-  // The id after the date makes the order total, so pages neither overlap nor skip a row.
-  // Approvals have a partial index in each order (migrations 0009, 0017); acknowledgements only in
-  // the end of validity's, whose range holds the expired rows: in another order, those are sorted.
-  const sort = page.sort ?? (kind === 'approval' ? 'date_created' : 'date_valid_until');
-  const order = { ...listOrder(sort, false), sortFound: kind === 'acknowledgement' && sortColumn(sort).column !== 'date_valid_until' };
-  const pending = () => {
-    let q = db.selectFrom('licenses as l');
-    if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
-    return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
-  };
+  const { pending, order } = pendingParts(db, organizations, kind, now, page.sort);
   const keys = inOrder(pending().select('l.license_id'), order).offset(page.offset).limit(page.limit);
   const [rows, count] = await Promise.all([
     inOrder(selectLicenses(db).where('l.license_id', 'in', keys), order).execute(),
     pending().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
+}
+
+/** A pending list's rows (a query of `l` alone) and order, for its pages and its keys. */
+function pendingParts(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', now: Date, sort?: PendingLicenseSort) {
+  // The id after the date makes the order total, so pages neither overlap nor skip a row.
+  // Approvals have a partial index in each order (migrations 0009, 0017); acknowledgements only in
+  // the end of validity's, whose range holds the expired rows: in another order, those are sorted.
+  const by = sort ?? (kind === 'approval' ? 'date_created' : 'date_valid_until');
+  const order = { ...listOrder(by, false), sortFound: kind === 'acknowledgement' && sortColumn(by).column !== 'date_valid_until' };
+  const pending = () => {
+    let q = db.selectFrom('licenses as l');
+    if (organizations !== 'all') q = q.where('l.organization_id', 'in', organizations);
+    return q.where(kind === 'approval' ? status.notApproved() : status.pendingAcknowledgement(now.toISOString()));
+  };
+  return { pending, order };
 }

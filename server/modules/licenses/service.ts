@@ -12,7 +12,7 @@ import type { RequestActor } from '../../auth/actor';
 import type { Action, Actor } from '../../../common/policy';
 import { abilitiesIn } from '../../access/abilities';
 import type { LicenseExportQuery, LicenseListQuery } from '../../../common/schemas/lists';
-import { csvDisposition, csvStream, journalExport, offsetBatches, exportedOrganizationName } from '../../http/csv';
+import { csvDisposition, csvStream, journalExport, keyedBatches, exportedOrganizationName } from '../../http/csv';
 import { exportedLicense, LICENSE_CSV_COLUMNS } from './csv-export';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
@@ -123,13 +123,18 @@ function exportLicenses(
   onEnd: (rows: number, complete: boolean) => Promise<void>, fileName: string,
 ) {
   const at = now();
-  const batches = offsetBatches(async (offset, limit) => (await repo.listLicenses(db, organizations, { ...query, offset, limit }, at)).rows.map((row) => exportedLicense(toLicense(row, at, []), at)));
+  const batches = exported(keyedBatches(() => repo.listLicenseKeys(db, organizations, query, at), (keys) => repo.licensesByKey(db, keys), (l) => l.license_id), at);
   return { body: csvStream(LICENSE_CSV_COLUMNS, batches, onEnd), disposition: csvDisposition('licenses', fileName, at) };
 }
 
-/** A pending list's rows at `at` as its CSV writes them (pending/export.ts), a thousand at a time, through the JSON list's query and order. */
+/** A pending list's rows at `at` as its CSV writes them (pending/export.ts), a thousand at a time, in the JSON list's order (by key: http/csv.ts). */
 export function pendingLicenseBatches(db: Queryable, organizations: 'all' | string[], kind: 'approval' | 'acknowledgement', at: Date, sort?: PendingLicenseSort) {
-  return offsetBatches(async (offset, limit) => (await repo.listPendingLicenses(db, organizations, kind, at, { offset, limit, sort })).rows.map((row) => exportedLicense(toLicense(row, at, []), at)));
+  return exported(keyedBatches(() => repo.listPendingLicenseKeys(db, organizations, kind, at, sort), (keys) => repo.licensesByKey(db, keys), (l) => l.license_id), at);
+}
+
+/** License rows as their CSV writes them, batch by batch. */
+async function* exported(batches: AsyncIterable<readonly LicenseRow[]>, at: Date) {
+  for await (const batch of batches) yield batch.map((row) => exportedLicense(toLicense(row, at, []), at));
 }
 
 /** Finds the license and checks the action against its own organization; other tenants see 404. */
