@@ -28,10 +28,10 @@ function monthStarts(now: Date): Date[] {
   return Array.from({ length: EXPIRY_MONTHS + 1 }, (_, k) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + k, 1)));
 }
 
-/** Month k of the chart: after now for the current month, else from its start; before the next month's start. */
-function monthBounds(now: Date, k: number): { from: string; before: string; month: string } {
+/** The chart's months: the current one from now, the others from their start; each before the next month's start. */
+function chartMonths(now: Date): Array<{ from: string; before: string; month: string }> {
   const starts = monthStarts(now);
-  return { from: (k === 0 ? now : starts[k]).toISOString(), before: starts[k + 1].toISOString(), month: starts[k].toISOString().slice(0, 7) };
+  return starts.slice(0, EXPIRY_MONTHS).map((start, k) => ({ from: (k === 0 ? now : start).toISOString(), before: starts[k + 1].toISOString(), month: start.toISOString().slice(0, 7) }));
 }
 
 export interface Counts<C> {
@@ -45,6 +45,7 @@ export interface Counts<C> {
 export async function certificateCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewCertificateCounts>> {
   if (scope !== 'all' && scope.length === 0) return empty({ total: 0, approved: 0, not_approved: 0, revoked: 0, valid: 0, expired: 0, expiry_acknowledged: 0 }, now);
   const at = now.toISOString();
+  const months = chartMonths(now);
   const c = certificateSql('c');
   let query = db.selectFrom('certificates as c');
   if (scope !== 'all') query = query.where('c.organization_id', 'in', scope);
@@ -58,10 +59,7 @@ export async function certificateCounts(db: Queryable, scope: Scope, now: Date):
       countWhen(c.has('valid', at)).as('valid'),
       countWhen(c.has('expired', at)).as('expired'),
       ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([approved, c.expiringBy(at, until(now, days))])).as(`within_${days}`)),
-      ...Array.from({ length: EXPIRY_MONTHS }, (_, k) => {
-        const { from, before } = monthBounds(now, k);
-        return countWhen(eb.and([approved, k === 0 ? c.notExpired(from) : c.endsFrom(from), c.endsBefore(before)])).as(`month_${k}`);
-      }),
+      ...months.map(({ from, before }, k) => countWhen(eb.and([approved, k === 0 ? c.notExpired(from) : c.endsFrom(from), c.endsBefore(before)])).as(`month_${k}`)),
     ])
     .executeTakeFirstOrThrow();
   const numbers = row as unknown as Record<string, number | string>;
@@ -72,7 +70,7 @@ export async function certificateCounts(db: Queryable, scope: Scope, now: Date):
       expiry_acknowledged: await acknowledgedCertificates(db, scope, Number(numbers.approved), Number(numbers.revoked)),
     },
     expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
-    months: Array.from({ length: EXPIRY_MONTHS }, (_, k) => ({ month: monthBounds(now, k).month, count: Number(numbers[`month_${k}`]) })),
+    months: months.map(({ month }, k) => ({ month, count: Number(numbers[`month_${k}`]) })),
   };
 }
 
@@ -122,6 +120,7 @@ export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Pro
   const none = { total: 0, not_approved: 0, approved: 0, valid: 0, rejected: 0, expired: 0, extension_requested: 0, expiry_acknowledged: 0 };
   if (scope !== 'all' && scope.length === 0) return empty(none, now);
   const at = now.toISOString();
+  const months = chartMonths(now);
   const l = licenseSql('l');
   let query = db.selectFrom('licenses as l');
   if (scope !== 'all') query = query.where('l.organization_id', 'in', scope);
@@ -133,10 +132,7 @@ export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Pro
         eb.fn.countAll<number | string>().as('total'),
         ...LICENSE_BADGES.map(([key, status]) => countWhen(l.has(status, at)).as(key)),
         ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([l.has('valid', at), l.expiringBy(at, until(now, days))])).as(`within_${days}`)),
-        ...Array.from({ length: EXPIRY_MONTHS }, (_, k) => {
-          const { from, before } = monthBounds(now, k);
-          return countWhen(eb.and([decidedYes, k === 0 ? l.notExpired(from) : l.endsFrom(from), l.endsBefore(before)])).as(`month_${k}`);
-        }),
+        ...months.map(({ from, before }, k) => countWhen(eb.and([decidedYes, k === 0 ? l.notExpired(from) : l.endsFrom(from), l.endsBefore(before)])).as(`month_${k}`)),
       ];
     })
     .executeTakeFirstOrThrow();
@@ -145,7 +141,7 @@ export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Pro
   return {
     counts,
     expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
-    months: Array.from({ length: EXPIRY_MONTHS }, (_, k) => ({ month: monthBounds(now, k).month, count: Number(numbers[`month_${k}`]) })),
+    months: months.map(({ month }, k) => ({ month, count: Number(numbers[`month_${k}`]) })),
   };
 }
 
@@ -170,7 +166,7 @@ export function nextCountChange(db: Queryable, now: Date): () => Promise<number>
 const until = (now: Date, days: number) => new Date(now.getTime() + days * DAY).toISOString();
 
 function empty<C>(counts: C, now: Date): Counts<C> {
-  return { counts, expiring: EXPIRING_PRESETS.map(() => 0), months: Array.from({ length: EXPIRY_MONTHS }, (_, k) => ({ month: monthBounds(now, k).month, count: 0 })) };
+  return { counts, expiring: EXPIRING_PRESETS.map(() => 0), months: chartMonths(now).map(({ month }) => ({ month, count: 0 })) };
 }
 
 const JOURNAL_COLUMNS = ['a.record_id', 'a.reason', 'a.date_created', 'a.member_email', 'a.message', 'a.organization_id', 'o.organization_name'] as const;
