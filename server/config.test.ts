@@ -107,3 +107,19 @@ describe('safe defaults (issue 14)', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...EXTERNAL }).oidc.builtIn).toBe(false);
   });
 });
+
+describe('SHUTDOWN_GRACE_SECONDS', () => {
+  it('gives requests in flight 8 s by default, or the seconds it says', () => {
+    expect(loadConfig({}).shutdownGraceMs).toBe(8000);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '' }).shutdownGraceMs).toBe(8000);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '25' }).shutdownGraceMs).toBe(25_000);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '0.5' }).shutdownGraceMs).toBe(500);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '0' }).shutdownGraceMs).toBe(0);
+  });
+
+  it('stops start-up on anything but 0 to 3600 seconds, naming the variable', () => {
+    for (const bad of ['-1', 'ten', '10s', '3601']) {
+      expect(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: bad }), bad).toThrow(/SHUTDOWN_GRACE_SECONDS: must be a number of seconds, 0 to 3600/);
+    }
+  });
+});

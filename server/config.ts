@@ -114,6 +114,13 @@ const schema = z
     WEBHOOK_ALLOW_PRIVATE: bool,
     METRICS_TOKEN: z.string().optional().transform((v) => v?.trim() || undefined).pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     NOTIFICATIONS: z.enum(['on', 'off']).optional(),
+    // Under Docker's 10 s between its SIGTERM and SIGKILL, with room to close the rest (docs/decisions.md "Running in production").
+    SHUTDOWN_GRACE_SECONDS: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || '8')
+      .pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a number of seconds, 0 to 3600').transform(Number))
+      .pipe(z.number().max(3600, 'must be a number of seconds, 0 to 3600')),
   })
   .superRefine((env, ctx) => {
     if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_AUDIENCE)) {
@@ -180,6 +187,8 @@ export interface Config {
   };
   /** Bearer token /metrics asks for; none: /metrics is open. */
   metricsToken?: string;
+  /** How long requests in flight may take to finish after SIGTERM or SIGINT, in milliseconds (server/main.ts). */
+  shutdownGraceMs: number;
 }
 
 /**
@@ -241,6 +250,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateWebhooks: env.WEBHOOK_ALLOW_PRIVATE,
     },
     metricsToken: env.METRICS_TOKEN,
+    shutdownGraceMs: Math.round(env.SHUTDOWN_GRACE_SECONDS * 1000),
   };
 }
 

@@ -14,10 +14,13 @@ import { Readiness, describeError, retrying } from './startup';
 import { IssuerMismatch } from './auth/tokens';
 import { startingServer } from './http/starting';
 
+/** After the requests' grace period, what closing the app and the database may take before the process exits anyway. */
+const CLOSE_LIMIT_MS = 15_000;
+
 async function main() {
   const config = loadConfig();
   const readiness = new Readiness();
-  const { front, serverFactory, handOver } = startingServer(config, readiness);
+  const { front, serverFactory, handOver, drain } = startingServer(config, readiness);
   const log = front.log;
   /** The portal's app once built (the shutdown closes it). */
   const built: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
@@ -28,19 +31,30 @@ async function main() {
     onConnectionError: (error) => log.warn(`database connection lost (the pool reconnects): ${describeError(error)}`),
   });
 
-  // Graceful shutdown: stop accepting, finish what is in flight, close the database.
+  // Graceful shutdown on SIGTERM (docker stop, systemd, Kubernetes) and SIGINT (Ctrl-C; npm passes it on too, so it
+  // comes twice): stop accepting, let the requests in flight finish within SHUTDOWN_GRACE_SECONDS, then close the app
+  // (the notification and webhook jobs finish their turn, the archive's child process stops) and the database.
   let closing = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, async () => {
-      if (closing) return;
-      closing = true;
-      log.info({ signal }, 'shutting down');
-      await front.close(); // closes the server: it is the front's
-      await built.app?.close();
-      await db.destroy();
-      process.exit(0);
-    });
-  }
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    const grace = config.shutdownGraceMs;
+    log.info({ signal }, `shutting down: requests in flight have ${grace / 1000} s to finish`);
+    readiness.set('shutdown', 'shutting down');
+    // Should closing the app or the database hang, the process ends all the same, saying so.
+    setTimeout(() => {
+      log.error(`shutdown did not finish within ${(grace + CLOSE_LIMIT_MS) / 1000} s: exiting`);
+      process.exit(1);
+    }, grace + CLOSE_LIMIT_MS).unref();
+    const cut = await drain(grace);
+    if (cut > 0) log.warn(`${cut} request(s) still running after ${grace / 1000} s were cut off (SHUTDOWN_GRACE_SECONDS)`);
+    await front.close(); // its server is closed already; this ends the front's own state
+    await built.app?.close();
+    await db.destroy();
+    log.info('shut down');
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
 
   await front.listen({ port: config.port, host: config.host });
   log.info(`Customer Portal starting on ${config.publicUrl}`);

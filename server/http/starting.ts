@@ -3,6 +3,8 @@
  * small Fastify instance answers on it (/healthz alive, /readyz 503 with the reason, everything
  * else 503 with Retry-After) until the portal's app is ready and takes the server over. The hand
  * over swaps the request handler: no port is closed and opened again, no connection is refused.
+ * At the end it drains the server (main.ts's shutdown): no new connection, the requests in flight
+ * finish within the grace period.
  */
 import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
@@ -21,12 +23,26 @@ export interface StartingServer {
   serverFactory: FastifyServerFactory;
   /** From now on the portal's app answers every request. */
   handOver(): void;
+  /**
+   * Stops accepting connections and lets the requests in flight finish, for at most `graceMs`; then
+   * closes the connections still open. Answers how many requests were cut off (0: all finished).
+   */
+  drain(graceMs: number): Promise<number>;
 }
 
 export function startingServer(config: Config, readiness: Readiness): StartingServer {
   let handler: http.RequestListener | undefined;
   let appHandler: http.RequestListener | undefined;
-  const server = http.createServer((request, response) => handler?.(request, response));
+  /** Responses not yet sent: a drain waits for them and ends their connections after them. */
+  const inFlight = new Set<http.ServerResponse>();
+  let draining = false;
+  const server = http.createServer((request, response) => {
+    inFlight.add(response);
+    response.once('close', () => inFlight.delete(response));
+    // A request on a kept-alive connection after the drain began is answered, and its connection ends with it.
+    if (draining) response.setHeader('connection', 'close');
+    handler?.(request, response);
+  });
   // Node closes an idle connection after 5 s; clients behind a load balancer (which keeps its own for 60 s) would
   // then meet closed connections and reconnect all the time. Fastify's own default, which this server bypasses.
   server.keepAliveTimeout = 72_000;
@@ -56,6 +72,25 @@ export function startingServer(config: Config, readiness: Readiness): StartingSe
     handOver() {
       if (!appHandler) throw new Error('the portal app was not built on the starting server');
       handler = appHandler;
+    },
+    async drain(graceMs) {
+      draining = true;
+      // Their connections end with these responses rather than wait, idle, for the next request (72 s).
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+      // No new connection from here; Node closes the idle ones now, and calls back once none is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A response whose headers had gone out before the drain leaves its connection open and idle after it.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+      const outcome = await Promise.race([closed, late]);
+      clearInterval(sweep);
+      clearTimeout(timer);
+      if (outcome !== 'late') return 0;
+      const cut = inFlight.size;
+      server.closeAllConnections();
+      await closed;
+      return cut;
     },
   };
 }
