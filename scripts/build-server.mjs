@@ -3,15 +3,19 @@
 // dependencies left as imports: `npm start` and the benchmark run it with plain Node. Loading
 // ~150 TypeScript files through tsx's module hooks took most of a cold start (3.9 s of which about
 // 2 s were the loader); the bundle loads in a fraction of that. It takes well under a second, so
-// `npm start` builds it every time and never runs a stale one.
+// `npm start` outside production builds it every time and never runs a stale one; in production
+// `npm run build` (scripts/build.mjs) has built it, stamped with its sources' hash (build-stamp.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
+import { sourcesHash, writeStamp } from './build-stamp.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 /**
  * How Node runs the bundle (`npm start`, the benchmark). Source maps for readable stack traces.
+ * package.json's `start`, the Dockerfile and deploy/customer-portal.service write them out again
+ * (test/reliability/release.test.ts checks they agree).
  * A young generation of at most 2 × 16 MB: on a machine with gigabytes free, Node 24 grows it to 2 × 64 MB
  * under load, which alone put the RSS past 300 MB with 50–70 MB live. The old generation keeps V8's
  * own limit: a cap near the heap's size (it was 160 MB) made V8 collect in a loop once the young
@@ -27,6 +31,7 @@ export async function buildServer(outdir = path.join(root, 'dist/server')) {
   // finds complete files whenever it loads one (the archive worker starts on first use).
   const fresh = `${outdir}.${process.pid}.new`;
   fs.rmSync(fresh, { recursive: true, force: true });
+  const hash = sourcesHash(root, 'server');
   await build({
     absWorkingDir: root,
     entryPoints: { main: 'server/main.ts', 'archive-worker': 'server/modules/piston/archive-worker.ts' },
@@ -41,6 +46,9 @@ export async function buildServer(outdir = path.join(root, 'dist/server')) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // esbuild's service process would otherwise live as long as the caller, which is the portal under `npm start`.
+  await stop();
+  writeStamp(fresh, hash);
   const old = `${outdir}.${process.pid}.old`;
   if (fs.existsSync(outdir)) fs.renameSync(outdir, old);
   fs.renameSync(fresh, outdir);
