@@ -39,10 +39,14 @@ export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
 /** The chips, "expiring within" and the range on valid-until (db/list-filters.ts). */
 const filters = statusListFilters({
   sql: status, groups: LICENSE_STATUS_GROUPS, timeStatuses: LICENSE_TIME_STATUSES,
+  validity: { table: 'licenses', start: 'date_valid_from', end: 'date_valid_until' },
 });
 
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
 export const filterReadsClock = filters.readsClock;
+
+/** When a row may enter or leave the filters by time alone (db/list-filters.ts). */
+export const nextFilterChange = filters.nextChange;
 
 /** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
 const SORT_COLUMNS = {

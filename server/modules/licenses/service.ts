@@ -85,10 +85,17 @@ export async function pendingPage(
   return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
 }
 
-/** One page of licenses as JSON, with the instant its days left change. */
+/**
+ * One page of licenses as JSON, with the instant it changes by time alone: its days left change, or a
+ * row enters or leaves filters that read the clock (an open list fetches it again then).
+ */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: LicenseListQuery, now: Date): Promise<JsonPage> {
-  const { rows, total } = await repo.listLicenses(db, organizations, query, now);
-  return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
+  const [{ rows, total }, filterChange] = await Promise.all([
+    repo.listLicenses(db, organizations, query, now),
+    repo.nextFilterChange(db, organizations, query, now),
+  ]);
+  const json = licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
+  return { ...json, changesAt: Math.min(json.changesAt ?? Infinity, filterChange) };
 }
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: LicenseListQuery, now: Date) {
