@@ -27,7 +27,7 @@ function selectLicenses(db: Queryable) {
     .leftJoin('licenses as s', 's.license_id', 'l.extended_by_license_id')
     .select([
       'l.license_id', 'l.license_name', 'l.license_scope', 'l.organization_id', 'l.date_valid_from', 'l.days_valid',
-      'l.date_valid_until', 'l.note', 'l.date_approved', 'l.date_rejected', 'l.date_expiry_acknowledged', 'l.version',
+      'l.date_valid_until', 'l.time_zone', 'l.note', 'l.date_approved', 'l.date_rejected', 'l.date_expiry_acknowledged', 'l.version',
       'l.date_created', 'l.extended_by_license_id', 'o.organization_name',
       's.license_name as s_license_name', 's.date_valid_from as s_date_valid_from', 's.date_valid_until as s_date_valid_until',
       's.date_approved as s_date_approved', 's.date_rejected as s_date_rejected',
