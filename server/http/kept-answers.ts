@@ -6,8 +6,8 @@
  *   (the abilities in the answer), or the member for an answer that shows the caller;
  * - the validity: the version of the organization in the path and of the tree (db/versions.ts), read with the
  *   caller's sign-in in one statement, and the instant the answer changes by time alone (`reply.keptUntil`,
- *   set by sendPage). A write in one organization leaves every other organization's answers valid. The answer
- *   tells that instant too (X-Changes-In, ms from the request), so an open screen fetches it again then.
+ *   set by sendPage). A write in one organization leaves every other organization's answers valid. A route whose
+ *   rule `tells` sends that instant too (X-Changes-In, ms from the request), so an open screen fetches it again then.
  * An answer found is sent without running the route: the same roles over the same tree were authorized when it
  * was made, and the sign-in that refuses bans ran before. Every such answer carries an ETag of its bytes, so a
  * browser's repeated read costs a 304; answers of several organizations (admin lists) get the ETag and are not
@@ -28,6 +28,8 @@ export interface KeepRule {
   varies: 'roles' | 'member';
   /** False for a query whose answer reads the clock (a filter on validity): then not kept, only tagged. */
   when?: (query: unknown) => boolean;
+  /** The answer tells when it changes by time alone (X-Changes-In): its route sets `keptUntil` on every answer. */
+  tells?: boolean;
 }
 
 declare module 'fastify' {
@@ -44,8 +46,8 @@ interface Answer {
   body: Buffer;
   etag: string;
   total: string | undefined;
-  /** `reply.keptUntil` when it was made: the first instant it may differ by time alone. */
-  changesAt: number;
+  /** `reply.keptUntil` when it was made, for a route that tells it: the first instant it may differ by time alone. */
+  changesAt: number | undefined;
   gzipped?: Promise<Buffer>;
 }
 
@@ -90,6 +92,7 @@ interface Keeping {
   at: number;
   stamp: string | undefined;
   found: boolean;
+  tells: boolean;
 }
 const keeping = new WeakMap<FastifyRequest, Keeping>();
 
@@ -104,7 +107,7 @@ export function registerKeptAnswers(api: FastifyInstance): void {
     const who = rule.varies === 'member' ? `${actor.member_id} ` : '';
     const key = `${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(request.query)} ${who}${rolesKey(actor)}`;
     const stamp = typeof id === 'string' && rule.when?.(request.query) !== false ? stampOf(actor.versions, [id]) : undefined;
-    const state: Keeping = { key, at: api.now().getTime(), stamp, found: false };
+    const state: Keeping = { key, at: api.now().getTime(), stamp, found: false, tells: rule.tells === true };
     keeping.set(request, state);
     const found = stamp && answers(api).get(key, stamp, state.at);
     if (!found) return;
@@ -117,7 +120,7 @@ export function registerKeptAnswers(api: FastifyInstance): void {
     if (!state || state.found || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const answer: Answer = { body, etag, total: reply.getHeader('x-total-count')?.toString(), changesAt: reply.keptUntil };
+    const answer: Answer = { body, etag, total: reply.getHeader('x-total-count')?.toString(), changesAt: state.tells ? reply.keptUntil : undefined };
     if (state.stamp) answers(api).set(state.key, state.stamp, answer, state.at, reply.keptUntil);
     return prepare(request, reply, answer, state.at);
   });
@@ -140,7 +143,7 @@ async function prepare(request: FastifyRequest, reply: FastifyReply, answer: Ans
   reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
   // When the answer may differ by time alone (a status, days left, a row entering or leaving a filter on time), in ms
   // from now: an open screen asks again then, whatever its clock says. On a 304 too, which updates the browser's copy.
-  reply.header(CHANGES_IN, Number.isFinite(answer.changesAt) ? String(Math.max(answer.changesAt - at, 0)) : 'never');
+  if (answer.changesAt !== undefined) reply.header(CHANGES_IN, Number.isFinite(answer.changesAt) ? String(Math.max(answer.changesAt - at, 0)) : 'never');
   if (answer.body.length >= WORTH_COMPRESSING) reply.header('vary', 'Accept-Encoding');
   if (request.headers['if-none-match'] === answer.etag) {
     reply.code(304).removeHeader('x-total-count');

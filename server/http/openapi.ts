@@ -159,8 +159,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const query = transformed.querystring as { properties?: Record<string, unknown> } | undefined;
       const listed = transformed.response?.[200] as { headers?: unknown } | undefined;
       if (query?.properties?.offset && query.properties.limit && listed) listed.headers = { 'x-total-count': TOTAL };
-      // Answers made by http/kept-answers.ts say when they change by time alone.
-      if (route.config?.keep && listed) listed.headers = { ...(listed.headers as object | undefined), [CHANGES_IN]: CHANGES };
+      // Answers whose keep rule tells it say when they change by time alone (http/kept-answers.ts).
+      if (route.config?.keep?.tells && listed) listed.headers = { ...(listed.headers as object | undefined), [CHANGES_IN]: CHANGES };
       if (route.config?.etag) {
         transformed.headers = { type: 'object', properties: { 'if-none-match': { type: 'string', description: 'The ETag of the copy the client has.' } } };
         const ok = transformed.response?.[200] as { headers?: unknown } | undefined;

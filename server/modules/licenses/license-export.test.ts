@@ -65,7 +65,7 @@ describe.each(dialects)('license CSV export on %s', (dialect) => {
     }
     const all = await exported('/api/licenses', '', w.approver.email);
     expect(all.length).toBeGreaterThanOrEqual(18);
-    expect(all.map((r) => r[13])).toContain(`'@SUM(A1), "quoted"\nsecond line`);
+    expect(all.map((r) => r[14])).toContain(`'@SUM(A1), "quoted"\nsecond line`);
     expect(new Set(all.map((r) => r[5]))).toEqual(new Set(['APPROVED', 'NOT_APPROVED', 'REJECTED']));
   });
 

@@ -19,8 +19,8 @@ const org = z.object({ id: idText() });
 const license = z.object({ id: idText() });
 const list = z.array(licenseSchema);
 const TEXT = 'text/plain; charset=utf-8';
-/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; days left set their instant. */
-const keep: KeepRule = { varies: 'roles', when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
+/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; they tell when they change by time alone (days left, filters). */
+const keep: KeepRule = { varies: 'roles', tells: true, when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
 /**
  * ?version=, and the requester's day (days.ts renewalWindow, docs/decisions.md "Licenses"): their zone
  * (?time_zone=), or the instant their day started (?today=); without either, today in the license's zone.
