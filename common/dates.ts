@@ -42,17 +42,34 @@ export function lastValidDay(until: Date | string | number): Date {
   return new Date(toDate(until).getTime() - 1);
 }
 
+const atLocalMidnight = (d: Date) => d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0 && d.getMilliseconds() === 0;
+
+/** 23:00, or 23:59:59 when seconds are set. */
+function clockTime(d: Date): string {
+  const seconds = d.getSeconds() || d.getMilliseconds() ? `:${pad(d.getSeconds())}` : '';
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}${seconds}`;
+}
+
 /**
  * The last valid day of a window with exclusive end `until`, as a person reads it: "20-MAR-2026"
- * when it ends at local midnight, "08-NOV-2026, until 23:00" when it ends within a day (24-hour
- * days across a DST change, or a start at another zone's midnight). Seconds show only when set.
+ * when it ends at local midnight, "08-NOV-2026, until 23:00" when it ends within a day (a license
+ * counted in another zone than the viewer's, or in 24-hour days across a DST change). Seconds show
+ * only when set.
  */
 export function formatLastValidDay(until: Date | string | number): string {
   const end = toDate(until);
   const day = formatDate(lastValidDay(end));
-  if (end.getHours() === 0 && end.getMinutes() === 0 && end.getSeconds() === 0 && end.getMilliseconds() === 0) return day;
-  const seconds = end.getSeconds() || end.getMilliseconds() ? `:${pad(end.getSeconds())}` : '';
-  return `${day}, until ${pad(end.getHours())}:${pad(end.getMinutes())}${seconds}`;
+  return atLocalMidnight(end) ? day : `${day}, until ${clockTime(end)}`;
+}
+
+/**
+ * The first valid day of a window starting at `from`, the counterpart of formatLastValidDay:
+ * "26-MAR-2027" when it starts at local midnight, "25-MAR-2027, from 19:00" when it starts within
+ * a day (a license counted in another zone), so the two never read as a different number of days.
+ */
+export function formatFirstValidDay(from: Date | string | number): string {
+  const start = toDate(from);
+  return atLocalMidnight(start) ? formatDate(start) : `${formatDate(start)}, from ${clockTime(start)}`;
 }
 
 /** The instant of local midnight at the start of `now`'s local day: the viewer's "today". */

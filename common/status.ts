@@ -97,11 +97,6 @@ export type LicenseBadge =
  */
 export const RENEWAL_WINDOW_DAYS = 7;
 
-/** `date_valid_until` = `date_valid_from` + `days_valid` whole days of 24 h (exclusive end). */
-export function licenseValidUntil(from: string | Date, daysValid: number): string {
-  return new Date(new Date(from).getTime() + daysValid * DAY).toISOString();
-}
-
 /** The earliest of these instants strictly after `now`, or null when none is. */
 function nextInstant(instants: readonly When[], now: Date): Date | null {
   let next: number | null = null;

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDate, formatLastValidDay, lastValidDay, startOfLocalDay } from './dates';
-import { licenseValidUntil, startOfUtcDay } from './status';
+import { startOfUtcDay } from './status';
+import { licenseValidUntil } from './zones';
 
 function inZone(zone: string, body: () => void) {
   describe(`in ${zone}`, () => {

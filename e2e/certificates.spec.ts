@@ -162,6 +162,27 @@ test("an open details page turns Not valid at the certificate's not-after, witho
   expect(Date.now()).toBeGreaterThanOrEqual(notAfter.getTime());
 });
 
+test('a list filtered "hide expired" drops a certificate at its not-after and counts one less, without a reload', async ({ page }) => {
+  await signInToCertificates(page, 'issuer@contoso.example');
+  const issuer = await apiOf(page);
+  // Two of this test's own: one expires in 15 seconds (X.509 times have whole seconds), one stays valid.
+  const unit = `E2E Drop ${Date.now()}`;
+  const notAfter = new Date(Math.ceil((Date.now() + 15_000) / 1000) * 1000);
+  for (const [cn, end] of [['expiring', notAfter], ['staying', new Date(Date.now() + 90 * DAY)]] as const) {
+    const { pem } = await makeCertificate({ subject: `C=DE, O=Contoso, OU=${unit}, CN=${cn}`, notBefore: new Date(Date.now() - DAY), notAfter: end });
+    await issuer.call('POST', `/api/organizations/${issuer.organizationId}/certificates`, { data: { description: 'Filtered on time', certificate: pem } });
+  }
+
+  await page.goto(`/organizations/${issuer.organizationId}/certificates?hideExpired=true&name=${encodeURIComponent(unit)}`);
+  await expect(page.getByText('Showing certificates 1–2 of 2')).toBeVisible();
+  await expect(row(page, 'CN=expiring,')).toHaveCount(1);
+  // Nobody touches the page: at the instant the server named, the list asks again and the row is gone.
+  await expect(row(page, 'CN=expiring,')).toHaveCount(0, { timeout: notAfter.getTime() - Date.now() + 10_000 });
+  expect(Date.now()).toBeGreaterThanOrEqual(notAfter.getTime());
+  await expect(page.getByText('Showing certificates 1–1 of 1')).toBeVisible();
+  await expect(row(page, 'CN=staying,')).toHaveCount(1);
+});
+
 test.describe('the certificate list', () => {
   const SEED = ['gw-hamburg', 'gw-berlin', 'gw-munich', 'lab-old', 'lab-leaked'];
 

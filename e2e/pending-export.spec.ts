@@ -9,7 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { expect, expectAccessible, shoot, signInToCertificates, test } from './support';
 
 const LICENSE_HEADER = ['organization_id', 'organization_name', 'license_id', 'license_name', 'license_scope', 'approval', 'valid', 'expired', 'days_left',
-  'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
+  'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'time_zone', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
   'extended_by_license_id', 'extended_by_license_name', 'date_created'];
 
 test('each pending list exports its rows in the order shown', async ({ page }) => {

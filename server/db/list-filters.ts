@@ -6,6 +6,8 @@
 import type { Expression, SqlBool } from 'kysely';
 import { DAY } from '../../common/dates';
 import type { StatusGroup } from '../../common/status-filters';
+import type { Queryable } from './database';
+import { earliest, nextInstant, shiftedInstant, type Organizations } from './next-instant';
 import { withStatuses } from './status-sql';
 
 export interface StatusFilterQuery<S extends string> {
@@ -28,9 +30,13 @@ interface StatusList<S extends string> {
   groups: readonly StatusGroup<S>[];
   /** The chips whose rows change as time passes. */
   timeStatuses: readonly S[];
+  /** The list's table and the columns whose instants its time statuses turn at: the start and the end of validity. */
+  validity: { table: 'certificates' | 'licenses'; start: string; end: string };
 }
 
-export function statusListFilters<S extends string>({ sql, groups, timeStatuses }: StatusList<S>) {
+export function statusListFilters<S extends string>({ sql, groups, timeStatuses, validity }: StatusList<S>) {
+  const readsClock = (query: StatusFilterQuery<S>): boolean =>
+    !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => timeStatuses.includes(s)));
   return {
     /** The conditions of the query's filters, each over the list's own table (so counts need no joins). */
     conditions(query: StatusFilterQuery<S>, at: string): Expression<SqlBool>[] {
@@ -43,8 +49,19 @@ export function statusListFilters<S extends string>({ sql, groups, timeStatuses 
     },
 
     /** Do the filters read the clock: which rows they let through changes as rows enter or leave their validity? */
-    readsClock(query: StatusFilterQuery<S>): boolean {
-      return !!(query.hideExpired || query.hideValid || query.expiringWithin || query.status?.some((s) => timeStatuses.includes(s)));
+    readsClock,
+
+    /**
+     * The next instant after `now` at which a row of these organizations may enter or leave the query's
+     * filters by time alone: a start or end of validity passes, or ("expiring within N days") an end comes
+     * within N days. Index seeks (db/next-instant.ts); Infinity when the filters do not read the clock. The
+     * page tells it (http/kept-answers.ts, X-Changes-In) and an open list fetches again then.
+     */
+    nextChange(db: Queryable, organizations: Organizations, query: StatusFilterQuery<S>, now: Date): Promise<number> {
+      if (!readsClock(query)) return Promise.resolve(Infinity);
+      const { table, start, end } = validity;
+      const within = query.expiringWithin ? [shiftedInstant(db, table, end, now, query.expiringWithin * DAY, organizations)] : [];
+      return earliest(nextInstant(db, table, [start, end], now, organizations), ...within)();
     },
   };
 }

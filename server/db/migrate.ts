@@ -24,6 +24,7 @@ import * as journalEpoch from './migrations/20261127_0019_journal_epoch';
 import * as domainsDataEpoch from './migrations/20261127_0020_domains_data_epoch';
 import * as expiringIndexes from './migrations/20261127_0021_expiring_indexes';
 import * as organizationVersions from './migrations/20261128_0022_organization_versions';
+import * as licenseTimeZone from './migrations/20261129_0023_license_time_zone';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0020_domains_data_epoch': domainsDataEpoch,
   '20261127_0021_expiring_indexes': expiringIndexes,
   '20261128_0022_organization_versions': organizationVersions,
+  '20261129_0023_license_time_zone': licenseTimeZone,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

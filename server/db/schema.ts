@@ -77,6 +77,8 @@ export interface LicensesTable {
   date_valid_from: string;
   days_valid: number;
   date_valid_until: string;
+  /** The IANA zone its days are counted in (migration 0023): the requester's, 'UTC' when they named none. */
+  time_zone: Generated<string>;
   note: string | null;
   date_approved: string | null;
   date_rejected: string | null;

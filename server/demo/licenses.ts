@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/database';
 import type { DemoContext } from './context';
 import type { LicenseScope } from '../../common/enums';
-import { licenseValidUntil, startOfUtcDay } from '../../common/status';
+import { addCalendarDays, DEFAULT_TIME_ZONE, licenseValidUntil, localTimeZone, startOfDayIn } from '../../common/zones';
 import { insertLicense, updateLicense } from '../modules/licenses/repository';
 
 const DAY = 86_400_000;
@@ -12,7 +12,7 @@ interface DemoLicense {
   name: string;
   organization: string;
   scope: LicenseScope;
-  /** Start of the window in days from today (UTC), and its length. */
+  /** Start of the window in days from today (in the demo's zone), and its length. */
   from: number;
   days: number;
   note?: string;
@@ -37,14 +37,20 @@ const DEMO: DemoLicense[] = [
   { name: 'Northwind Evaluation', organization: 'northwind', scope: 'EVALUATION', from: 1, days: 20 },
 ];
 
+/**
+ * The demo is seeded where it is looked at (a first run on the viewer's machine, on loopback): its licenses
+ * are requested in the portal process's zone (TZ), so "today" lists as today there, and their days are
+ * calendar days there, as the web app's requests are.
+ */
 export async function seedLicenses(tx: Tx, context: DemoContext): Promise<void> {
-  const today = startOfUtcDay(context.now).getTime();
+  const zone = localTimeZone() ?? DEFAULT_TIME_ZONE;
+  const today = startOfDayIn(context.now, zone);
   const now = context.now.getTime();
   const approver = context.members['approver@operator.example'];
   const ago = (days: number | undefined) => (days == null ? null : new Date(now - days * DAY).toISOString());
   const ids = new Map(DEMO.map((l) => [l.name, randomUUID()]));
   for (const l of DEMO) {
-    const from = new Date(today + l.from * DAY).toISOString();
+    const from = addCalendarDays(today, l.from, zone);
     // The version counts the changes the license went through: request, then each decision.
     const changes = [l.approvedDaysAgo, l.rejectedDaysAgo, l.acknowledgedDaysAgo, l.renewedAs].filter((c) => c != null).length;
     await insertLicense(tx, {
@@ -55,7 +61,8 @@ export async function seedLicenses(tx: Tx, context: DemoContext): Promise<void> 
       organization_id: context.organizations[l.organization],
       date_valid_from: from,
       days_valid: l.days,
-      date_valid_until: licenseValidUntil(from, l.days),
+      date_valid_until: licenseValidUntil(from, l.days, zone),
+      time_zone: zone,
       note: l.note ?? null,
       date_approved: ago(l.approvedDaysAgo),
       date_rejected: ago(l.rejectedDaysAgo),

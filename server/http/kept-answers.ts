@@ -6,7 +6,8 @@
  *   (the abilities in the answer), or the member for an answer that shows the caller;
  * - the validity: the version of the organization in the path and of the tree (db/versions.ts), read with the
  *   caller's sign-in in one statement, and the instant the answer changes by time alone (`reply.keptUntil`,
- *   set by sendPage). A write in one organization leaves every other organization's answers valid.
+ *   set by sendPage). A write in one organization leaves every other organization's answers valid. A route whose
+ *   rule `tells` sends that instant too (X-Changes-In, ms from the request), so an open screen fetches it again then.
  * An answer found is sent without running the route: the same roles over the same tree were authorized when it
  * was made, and the sign-in that refuses bans ran before. Every such answer carries an ETag of its bytes, so a
  * browser's repeated read costs a 304; answers of several organizations (admin lists) get the ETag and are not
@@ -27,6 +28,8 @@ export interface KeepRule {
   varies: 'roles' | 'member';
   /** False for a query whose answer reads the clock (a filter on validity): then not kept, only tagged. */
   when?: (query: unknown) => boolean;
+  /** The answer tells when it changes by time alone (X-Changes-In): its route sets `keptUntil` on every answer. */
+  tells?: boolean;
 }
 
 declare module 'fastify' {
@@ -43,6 +46,8 @@ interface Answer {
   body: Buffer;
   etag: string;
   total: string | undefined;
+  /** `reply.keptUntil` when it was made, for a route that tells it: the first instant it may differ by time alone. */
+  changesAt: number | undefined;
   gzipped?: Promise<Buffer>;
 }
 
@@ -74,6 +79,9 @@ export function sendJson(reply: FastifyReply, json: Buffer) {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
+/** The header that says when an answer may differ by time alone (OpenAPI: http/openapi.ts). */
+export const CHANGES_IN = 'x-changes-in';
+
 /** Pages smaller than this go as they are: compressing them saves less than it costs. */
 const WORTH_COMPRESSING = 1024;
 const gzipInPool = promisify(gzip);
@@ -84,6 +92,7 @@ interface Keeping {
   at: number;
   stamp: string | undefined;
   found: boolean;
+  tells: boolean;
 }
 const keeping = new WeakMap<FastifyRequest, Keeping>();
 
@@ -98,36 +107,43 @@ export function registerKeptAnswers(api: FastifyInstance): void {
     const who = rule.varies === 'member' ? `${actor.member_id} ` : '';
     const key = `${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(request.query)} ${who}${rolesKey(actor)}`;
     const stamp = typeof id === 'string' && rule.when?.(request.query) !== false ? stampOf(actor.versions, [id]) : undefined;
-    const state: Keeping = { key, at: api.now().getTime(), stamp, found: false };
+    const state: Keeping = { key, at: api.now().getTime(), stamp, found: false, tells: rule.tells === true };
     keeping.set(request, state);
     const found = stamp && answers(api).get(key, stamp, state.at);
     if (!found) return;
     state.found = true;
-    return send(request, reply, found);
+    return send(request, reply, found, state.at);
   });
 
   api.addHook('onSend', async (request, reply, payload) => {
     const state = keeping.get(request);
     if (!state || state.found || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
-    const answer: Answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, total: reply.getHeader('x-total-count')?.toString() };
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const answer: Answer = { body, etag, total: reply.getHeader('x-total-count')?.toString(), changesAt: state.tells ? reply.keptUntil : undefined };
     if (state.stamp) answers(api).set(state.key, state.stamp, answer, state.at, reply.keptUntil);
-    return prepare(request, reply, answer);
+    return prepare(request, reply, answer, state.at);
   });
 }
 
 const answers = (api: FastifyInstance) => keptFor<Answer>(api.db, 'answers', LIMITS);
 
-async function send(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
+async function send(request: FastifyRequest, reply: FastifyReply, answer: Answer, at: number) {
   if (answer.total !== undefined) reply.header('x-total-count', answer.total);
   reply.type('application/json; charset=utf-8');
-  return reply.send(await prepare(request, reply, answer));
+  return reply.send(await prepare(request, reply, answer, at));
 }
 
-/** The headers of a kept or keepable answer, and its bytes: none for a matching If-None-Match, gzipped when accepted. */
-async function prepare(request: FastifyRequest, reply: FastifyReply, answer: Answer): Promise<Buffer | string> {
+/**
+ * The headers of a kept or keepable answer (asked at `at`), and its bytes: none for a matching If-None-Match,
+ * gzipped when accepted.
+ */
+async function prepare(request: FastifyRequest, reply: FastifyReply, answer: Answer, at: number): Promise<Buffer | string> {
   // no-cache: a browser keeps the answer but asks each time, with the ETag; private: it shows one caller's data.
   reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+  // When the answer may differ by time alone (a status, days left, a row entering or leaving a filter on time), in ms
+  // from now: an open screen asks again then, whatever its clock says. On a 304 too, which updates the browser's copy.
+  if (answer.changesAt !== undefined) reply.header(CHANGES_IN, Number.isFinite(answer.changesAt) ? String(Math.max(answer.changesAt - at, 0)) : 'never');
   if (answer.body.length >= WORTH_COMPRESSING) reply.header('vary', 'Accept-Encoding');
   if (request.headers['if-none-match'] === answer.etag) {
     reply.code(304).removeHeader('x-total-count');

@@ -17,6 +17,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from './error-handler';
+import { CHANGES_IN } from './kept-answers';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -85,6 +86,13 @@ const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'Done:
 
 const ETAG = { type: 'string', description: 'The version of the content: send it back in If-None-Match.' };
 const TOTAL = { type: 'integer', description: 'How many items match the query in all (SPEC.md §7): the list pages by offset and limit.' };
+const CHANGES = {
+  type: 'string',
+  description:
+    'When this answer may differ by time alone, in milliseconds from now (`never` when no date ahead changes it): a status or ' +
+    'days left turn, or a row enters or leaves a filter on time (hideExpired, hideValid, a time status, expiringWithin). ' +
+    'Ask again then to stay current; on a 304 it replaces the value of the copy kept.',
+};
 
 /** Shared parts in `components`, each error response pointing at its one definition. */
 function finish(document: Document): Document {
@@ -151,6 +159,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const query = transformed.querystring as { properties?: Record<string, unknown> } | undefined;
       const listed = transformed.response?.[200] as { headers?: unknown } | undefined;
       if (query?.properties?.offset && query.properties.limit && listed) listed.headers = { 'x-total-count': TOTAL };
+      // Answers whose keep rule tells it say when they change by time alone (http/kept-answers.ts).
+      if (route.config?.keep?.tells && listed) listed.headers = { ...(listed.headers as object | undefined), [CHANGES_IN]: CHANGES };
       if (route.config?.etag) {
         transformed.headers = { type: 'object', properties: { 'if-none-match': { type: 'string', description: 'The ETag of the copy the client has.' } } };
         const ok = transformed.response?.[200] as { headers?: unknown } | undefined;

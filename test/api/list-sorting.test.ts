@@ -7,7 +7,7 @@
  * A field a list does not sort by is a 400 naming the parameter, and the lists answer as before.
  */
 import { describe, expect, it } from 'vitest';
-import { licenseValidUntil } from '../../common/status';
+import { licenseValidUntil } from '../../common/zones';
 import { audit } from '../../server/db/audit';
 import { insertCertificate } from '../../server/modules/certificates/repository';
 import { parseCertificatePem } from '../../server/modules/certificates/x509';

@@ -10,7 +10,7 @@ import { testDialects } from '../support/databases';
 import { useTestApp } from '../support/test-app';
 import { factories, type Cooperation } from '../support/factories';
 import { makeCertificate } from '../../scripts/make-certificate';
-import { licenseValidUntil } from '../../common/status';
+import { licenseValidUntil } from '../../common/zones';
 import type { AuditReason } from '../../server/db/audit';
 import type { Role } from '../../common/enums';
 

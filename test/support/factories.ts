@@ -12,7 +12,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../server/db/database';
 import type { LicenseScope, OrganizationRole, ResourceAccess, ResourceType, Role, Scope } from '../../common/enums';
-import { licenseValidUntil, startOfUtcDay } from '../../common/status';
+import { startOfUtcDay } from '../../common/status';
+import { licenseValidUntil } from '../../common/zones';
 import { audit, type AuditReason } from '../../server/db/audit';
 import { hashPassword } from '../../server/auth/idp/passwords';
 import { insertOrganization } from '../../server/modules/organizations/repository';

@@ -191,10 +191,18 @@ export async function api<T>(path: string, options?: RequestOptions): Promise<T>
   return (await apiRequest<T>(path, options)).data;
 }
 
-/** A list and its X-Total-Count header (ARCHITECTURE.md "lists"). */
-export async function apiList<T>(path: string, options?: RequestOptions): Promise<{ items: T[]; total: number }> {
+/**
+ * A list and its X-Total-Count header (ARCHITECTURE.md "lists"), and when the server said it changes by
+ * time alone (X-Changes-In, ms from its answer) as an instant of this browser's clock: null for never.
+ */
+export async function apiList<T>(path: string, options?: RequestOptions): Promise<{ items: T[]; total: number; changesAt: number | null }> {
   const { data, headers } = await apiRequest<T[]>(path, options);
   const items = Array.isArray(data) ? data : [];
   const total = Number(headers.get('x-total-count'));
-  return { items, total: Number.isFinite(total) && headers.has('x-total-count') ? total : items.length };
+  const changesIn = Number(headers.get('x-changes-in') ?? Number.NaN);
+  return {
+    items,
+    total: Number.isFinite(total) && headers.has('x-total-count') ? total : items.length,
+    changesAt: Number.isFinite(changesIn) ? Date.now() + changesIn : null,
+  };
 }

@@ -27,3 +27,17 @@ export function useStatusClock(nextChange: (now: Date) => Date | null): Date {
 
   return now;
 }
+
+/**
+ * A list's `refetchInterval`: fetch it again at the instant the server said its answer changes by time
+ * alone (lib/api.ts `changesAt`, from X-Changes-In): a row of a list filtered on time (hide expired, hide
+ * valid, a time status, expiring within) enters or leaves it then, and the total with it. The statuses of
+ * the rows shown follow the clock by themselves (useStatusClock); which rows are shown is the server's.
+ * Nothing while a fetch runs: the answer it brings sets the next instant.
+ */
+export function refetchAtChange(query: { state: { data?: { changesAt: number | null }; fetchStatus: string } }): number | false {
+  const at = query.state.data?.changesAt;
+  if (at == null || query.state.fetchStatus !== 'idle') return false;
+  // At least 1 ms: 0 would mean "never" to TanStack Query.
+  return Math.max(delayUntil(new Date(at), new Date()), 1);
+}

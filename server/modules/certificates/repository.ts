@@ -69,10 +69,14 @@ function listOrder(sort: CertificateSort | PendingCertificateSort, oneOrganizati
 /** The chips, "expiring within" and the range on not-after (db/list-filters.ts). */
 const filters = statusListFilters({
   sql: status, groups: CERTIFICATE_STATUS_GROUPS, timeStatuses: CERTIFICATE_TIME_STATUSES,
+  validity: { table: 'certificates', start: 'date_not_before', end: 'date_not_after' },
 });
 
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
 export const filterReadsClock = filters.readsClock;
+
+/** When a row may enter or leave the filters by time alone (db/list-filters.ts). */
+export const nextFilterChange = filters.nextChange;
 
 /**
  * One page of certificates of the given organizations ('all' for operator-wide lists),

@@ -18,8 +18,8 @@ const org = z.object({ id: idText() });
 const orgDn = org.extend({ dn: idText(4096) });
 const list = z.array(certificateSummarySchema);
 const done = { 204: z.null() };
-/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock. */
-const keep: KeepRule = { varies: 'roles', when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
+/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; each tells when it changes by time alone. */
+const keep: KeepRule = { varies: 'roles', tells: true, when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
 /**
  * The description as the document shows it (common/schemas/certificate.ts descriptionSchema). The
  * route takes any JSON: the service checks it after the caller's roles, so a reader who may not edit

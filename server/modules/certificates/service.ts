@@ -59,10 +59,16 @@ function toCertificate(row: CertificateDetailRow, target: TargetOrganization, ac
 
 const summaries = z.array(certificateSummarySchema);
 
-/** One page of certificates as JSON: summaries do not read the clock (their filters may: routes.ts keeps those pages not). */
+/**
+ * One page of certificates as JSON. Summaries do not read the clock; filters may (routes.ts keeps those
+ * pages not): the page then says when a row may enter or leave them, so an open list fetches it again.
+ */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: repo.CertificateListQuery, now: Date): Promise<JsonPage> {
-  const { rows, total } = await repo.listCertificates(db, organizations, query, now);
-  return encodePage(db, actor, rows, total);
+  const [{ rows, total }, changesAt] = await Promise.all([
+    repo.listCertificates(db, organizations, query, now),
+    repo.nextFilterChange(db, organizations, query, now),
+  ]);
+  return { ...(await encodePage(db, actor, rows, total)), changesAt };
 }
 
 async function encodePage(db: Queryable, actor: Actor & { versions?: Versions }, rows: CertificateListRow[], total: number): Promise<JsonPage> {

@@ -29,6 +29,7 @@ export const LICENSE_CSV_COLUMNS: CsvColumn<ExportedLicense>[] = [
   { header: 'date_valid_from', value: (l) => l.date_valid_from },
   { header: 'days_valid', value: (l) => l.days_valid },
   { header: 'date_valid_until', value: (l) => l.date_valid_until },
+  { header: 'time_zone', value: (l) => l.time_zone },
   { header: 'note', value: (l) => l.note },
   { header: 'date_approved', value: (l) => l.date_approved },
   { header: 'date_rejected', value: (l) => l.date_rejected },

@@ -14,7 +14,7 @@ import { licenseStatus } from '../../../common/status';
 
 const dialects = await testDialects();
 const HEADER = ['organization_id', 'organization_name', 'license_id', 'license_name', 'license_scope', 'approval', 'valid', 'expired', 'days_left',
-  'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
+  'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'time_zone', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
   'extended_by_license_id', 'extended_by_license_name', 'date_created'];
 const neutral = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
@@ -39,7 +39,7 @@ describe.each(dialects)('license CSV export on %s', (dialect) => {
     return (res.json() as License[]).map((l) => {
       const status = licenseStatus(l, now);
       return [l.organization_id, l.organization_name, l.license_id, l.license_name, l.license_scope, status.approval, String(status.valid),
-        String(status.expired), String(l.days_left), status.extension ?? '', l.date_valid_from, String(l.days_valid), l.date_valid_until,
+        String(status.expired), String(l.days_left), status.extension ?? '', l.date_valid_from, String(l.days_valid), l.date_valid_until, l.time_zone,
         l.note === null ? '' : neutral(l.note), l.date_approved ?? '', l.date_rejected ?? '', l.date_expiry_acknowledged ?? '',
         l.extended_by?.license_id ?? '', l.extended_by?.license_name ?? '', l.date_created];
     });
@@ -65,7 +65,7 @@ describe.each(dialects)('license CSV export on %s', (dialect) => {
     }
     const all = await exported('/api/licenses', '', w.approver.email);
     expect(all.length).toBeGreaterThanOrEqual(18);
-    expect(all.map((r) => r[13])).toContain(`'@SUM(A1), "quoted"\nsecond line`);
+    expect(all.map((r) => r[14])).toContain(`'@SUM(A1), "quoted"\nsecond line`);
     expect(new Set(all.map((r) => r[5]))).toEqual(new Set(['APPROVED', 'NOT_APPROVED', 'REJECTED']));
   });
 

@@ -126,7 +126,7 @@ describe.each(dialects)('licenses API on %s', (dialect) => {
       const from = startOfUtcDay(t.clock.now()).toISOString();
       expect(res.json()).toEqual({
         license_id: expect.any(String), license_name: name, license_scope: 'EVALUATION', date_valid_from: from, days_valid: 20,
-        date_valid_until: new Date(Date.parse(from) + 20 * DAY).toISOString(), note: null, date_approved: null, date_rejected: null,
+        date_valid_until: new Date(Date.parse(from) + 20 * DAY).toISOString(), time_zone: 'UTC', note: null, date_approved: null, date_rejected: null,
         date_expiry_acknowledged: null, days_left: 20, version: 1, organization_id: w.customer.id, organization_name: w.customer.name,
         date_created: t.clock.now().toISOString(), extended_by: null, abilities: ['license.renew', 'license.acknowledgeExpiry'],
       });
@@ -134,7 +134,7 @@ describe.each(dialects)('licenses API on %s', (dialect) => {
       expect(record).toMatchObject({ organization_id: w.customer.id, member_email: ISSUER_C() });
     });
 
-    it('keeps the instant the browser sends for its local midnight, and counts days of 24 hours from it', async () => {
+    it('without a zone, keeps the instant a client sends for its local midnight and counts days of 24 hours (UTC) from it', async () => {
       // 20-MAR-2026 00:00 in Berlin; the window crosses the change to summer time on 29-MAR.
       const res = await request({ license_name: fresh('Berlin'), license_scope: 'LAB', date_valid_from: '2026-03-19T23:00:00.000Z', days_valid: 10, note: ' lab ' });
       expect(res.json()).toMatchObject({ license_scope: 'LAB', date_valid_from: '2026-03-19T23:00:00.000Z', date_valid_until: '2026-03-29T23:00:00.000Z', note: 'lab' });

@@ -1,6 +1,7 @@
 /**
  * The day a renewal starts on (docs/decisions.md "Licenses"): the requester's day when the call
- * names it (`?today=`, the instant their day started), else the UTC day, as before.
+ * names it (`?time_zone=`, or `?today=`, the instant their day started), else today in the zone of
+ * the license renewed (UTC for one requested without a zone, as before).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/support/databases';
@@ -8,15 +9,17 @@ import { useTestApp } from '../../../test/support/test-app';
 import { factories, type Org, type Person } from '../../../test/support/factories';
 import type { License } from '../../../common/schemas/license';
 import { startOfUtcDay } from '../../../common/status';
-import { renewalStart } from './service';
+import { renewalWindow, todayStart } from './days';
 
 const dialects = await testDialects();
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-describe('renewalStart', () => {
+describe('todayStart and renewalWindow', () => {
   const now = new Date('2026-03-16T03:30:00.000Z'); // 15-MAR 23:30 in New York, 16-MAR in UTC
-  it('is the UTC day without the requester’s', () => {
+  const utcLicense = { date_valid_from: '2026-01-01T00:00:00.000Z', date_valid_until: '2026-01-21T00:00:00.000Z', time_zone: 'UTC', days_valid: 20 };
+  const renewalStart = (at: Date, today?: string) => renewalWindow(at, utcLicense, { today }).date_valid_from;
+  it('is the UTC day without the requester’s, for a license counted in UTC', () => {
     expect(renewalStart(now)).toBe('2026-03-16T00:00:00.000Z');
   });
   it('is the instant the requester’s day started, in any zone', () => {
@@ -30,7 +33,7 @@ describe('renewalStart', () => {
     for (const t of [earliest - 1, latest + 1]) expect(() => renewalStart(now, new Date(t).toISOString())).toThrow(/the instant your day started/);
   });
   it('refuses what is no instant', () => {
-    for (const text of ['', 'today', '2026-02-30T00:00:00Z', '2026-03-15T04:00']) expect(() => renewalStart(now, text)).toThrow(/the instant your day started/);
+    for (const text of ['', 'today', '2026-02-30T00:00:00Z', '2026-03-15T04:00']) expect(() => todayStart(now, text)).toThrow(/the instant your day started/);
   });
 });
 

@@ -27,7 +27,7 @@ function selectLicenses(db: Queryable) {
     .leftJoin('licenses as s', 's.license_id', 'l.extended_by_license_id')
     .select([
       'l.license_id', 'l.license_name', 'l.license_scope', 'l.organization_id', 'l.date_valid_from', 'l.days_valid',
-      'l.date_valid_until', 'l.note', 'l.date_approved', 'l.date_rejected', 'l.date_expiry_acknowledged', 'l.version',
+      'l.date_valid_until', 'l.time_zone', 'l.note', 'l.date_approved', 'l.date_rejected', 'l.date_expiry_acknowledged', 'l.version',
       'l.date_created', 'l.extended_by_license_id', 'o.organization_name',
       's.license_name as s_license_name', 's.date_valid_from as s_date_valid_from', 's.date_valid_until as s_date_valid_until',
       's.date_approved as s_date_approved', 's.date_rejected as s_date_rejected',
@@ -39,10 +39,14 @@ export type LicenseRow = NonNullable<Awaited<ReturnType<typeof findLicense>>>;
 /** The chips, "expiring within" and the range on valid-until (db/list-filters.ts). */
 const filters = statusListFilters({
   sql: status, groups: LICENSE_STATUS_GROUPS, timeStatuses: LICENSE_TIME_STATUSES,
+  validity: { table: 'licenses', start: 'date_valid_from', end: 'date_valid_until' },
 });
 
 /** The filters that read the clock: which rows they let through changes as rows enter or leave their validity. */
 export const filterReadsClock = filters.readsClock;
+
+/** When a row may enter or leave the filters by time alone (db/list-filters.ts). */
+export const nextFilterChange = filters.nextChange;
 
 /** The columns of each sort before the key (docs/decisions.md "Sorting"); every one has its index (migration 0017). */
 const SORT_COLUMNS = {

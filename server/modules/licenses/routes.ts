@@ -1,7 +1,7 @@
 /** License routes (SPEC.md §7). Each handler calls one service function. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, versionQuery } from '../../../common/schemas/license';
+import { licenseApprovalSchema, licenseRequestSchema, licenseSchema, timeZoneField, versionQuery } from '../../../common/schemas/license';
 import { licenseExportQuery, licenseListQuery } from '../../../common/schemas/lists';
 import { csvResponse, sendCsv } from '../../http/csv';
 import { idText, text } from '../../../common/schemas/text';
@@ -19,13 +19,31 @@ const org = z.object({ id: idText() });
 const license = z.object({ id: idText() });
 const list = z.array(licenseSchema);
 const TEXT = 'text/plain; charset=utf-8';
-/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; days left set their instant. */
-const keep: KeepRule = { varies: 'roles', when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
+/** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; they tell when they change by time alone (days left, filters). */
+const keep: KeepRule = { varies: 'roles', tells: true, when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
 /**
- * ?version=, and optionally ?today=: the instant the requester's day started (their local
- * midnight), which the successor is valid from; without it the UTC day (docs/decisions.md "Licenses").
+ * ?version=, and the requester's day (days.ts renewalWindow, docs/decisions.md "Licenses"): their zone
+ * (?time_zone=), or the instant their day started (?today=); without either, today in the license's zone.
  */
-const renewQuery = versionQuery.extend({ today: text().max(40).optional() });
+const renewQuery = versionQuery.extend({
+  time_zone: timeZoneField.optional().meta({
+    description:
+      "The requester's IANA time zone (America/New_York): the successor is valid from the start of today there, for the original's days " +
+      "counted as calendar days there. Without it and without `today`: today in the original license's zone (its `time_zone`; UTC for a license requested without one).",
+  }),
+  today: text().max(40).optional().meta({
+    description:
+      'The instant the requester\'s day started (their local midnight, ISO-8601, within the last 24 hours), which the successor is valid from. ' +
+      'With `time_zone` it must be midnight there.',
+  }),
+});
+
+const RENEW =
+  "The successor starts on the requester's day and runs the original's `days_valid` calendar days in the requester's zone. " +
+  "Name the day with `time_zone` (or `today`); without either it is today in the original license's zone.";
+const REQUEST =
+  "`days_valid` are calendar days in `time_zone` from the start of `date_valid_from`'s day there (DST changes included). " +
+  'Without `time_zone` the license is counted in UTC, as before: valid-from defaults to the UTC day and a day is 24 hours.';
 
 export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['licenses'];
@@ -72,7 +90,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.post(
     '/organizations/:id/licenses',
-    { schema: { summary: 'Request a license', operationId: 'requestLicense', tags, params: org, body: licenseRequestSchema, response: { 201: licenseSchema } } },
+    { schema: { summary: 'Request a license', operationId: 'requestLicense', description: REQUEST, tags, params: org, body: licenseRequestSchema, response: { 201: licenseSchema } } },
     async (request, reply) => {
       const created = await service.requestLicense(api.db, actorOf(request), request.params.id, request.body, api.now());
       return reply.status(201).send(created);
@@ -92,8 +110,9 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
   );
 
   // Answers the successor it made: the new license that now waits for approval.
-  api.post('/licenses/:id/renew', { schema: { summary: 'Renew a license: request its successor', operationId: 'renewLicense', tags, params: license, querystring: renewQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
-    const successor = await service.renewLicense(api.db, actorOf(request), request.params.id, request.query.version, api.now(), request.query.today);
+  api.post('/licenses/:id/renew', { schema: { summary: 'Renew a license: request its successor', operationId: 'renewLicense', description: RENEW, tags, params: license, querystring: renewQuery, response: { 201: licenseSchema } } }, async (request, reply) => {
+    const { version, today, time_zone } = request.query;
+    const successor = await service.renewLicense(api.db, actorOf(request), request.params.id, version, api.now(), { today, time_zone });
     return reply.status(201).send(successor);
   });
 

@@ -15,13 +15,14 @@ import type { LicenseExportQuery, LicenseListQuery } from '../../../common/schem
 import { csvDisposition, csvStream, journalExport, keyedBatches, exportedOrganizationName } from '../../http/csv';
 import { exportedLicense, LICENSE_CSV_COLUMNS } from './csv-export';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
-import { licenseSchema, parseInstant, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
-import { DAY } from '../../../common/dates';
-import { daysLeft, daysLeftChangesAt, licenseStatus, licenseValidUntil, RENEWAL_WINDOW_DAYS, startOfUtcDay, type LicenseStatus } from '../../../common/status';
+import { licenseSchema, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
+import { daysLeft, daysLeftChangesAt, licenseStatus, RENEWAL_WINDOW_DAYS, type LicenseStatus } from '../../../common/status';
+import { localDateIn } from '../../../common/zones';
+import { approvedWindow, renewalWindow, requestedWindow } from './days';
 import { authorize } from '../../access/authorize';
 import { readableOrganizationIds } from '../../access/tree';
 import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
-import { badRequest, conflict, notFound } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import { encodeJson, type JsonPage } from '../../http/kept-answers';
 import * as repo from './repository';
 import type { LicenseRow } from './repository';
@@ -40,6 +41,7 @@ export function toLicense(row: LicenseRow, now: Date, abilities: Action[]): Lice
     date_valid_from: row.date_valid_from,
     days_valid: row.days_valid,
     date_valid_until: row.date_valid_until,
+    time_zone: row.time_zone,
     note: row.note,
     date_approved: row.date_approved,
     date_rejected: row.date_rejected,
@@ -85,10 +87,17 @@ export async function pendingPage(
   return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
 }
 
-/** One page of licenses as JSON, with the instant its days left change. */
+/**
+ * One page of licenses as JSON, with the instant it changes by time alone: its days left change, or a
+ * row enters or leaves filters that read the clock (an open list fetches it again then).
+ */
 async function page(db: Db, actor: RequestActor, organizations: 'all' | string[], query: LicenseListQuery, now: Date): Promise<JsonPage> {
-  const { rows, total } = await repo.listLicenses(db, organizations, query, now);
-  return licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
+  const [{ rows, total }, filterChange] = await Promise.all([
+    repo.listLicenses(db, organizations, query, now),
+    repo.nextFilterChange(db, organizations, query, now),
+  ]);
+  const json = licensePage(rows, total, now, await abilitiesIn(db, actor, 'license', rows.map((r) => r.organization_id)));
+  return { ...json, changesAt: Math.min(json.changesAt ?? Infinity, filterChange) };
 }
 
 export async function listForOrganization(db: Db, actor: RequestActor, organizationId: string, query: LicenseListQuery, now: Date) {
@@ -159,7 +168,8 @@ export async function requestLicense(
 ): Promise<License> {
   await authorize(db, actor, 'license.request', organizationId);
   const licenseId = randomUUID();
-  const from = input.date_valid_from ?? startOfUtcDay(now).toISOString();
+  // Bad input (a start that is no midnight in the zone) is refused before anything is written.
+  const window = requestedWindow(input, now);
   await db.transaction().execute(async (tx) => {
     if (await repo.nameTaken(tx, input.license_name)) throw nameTaken(input.license_name);
     await repo.insertLicense(tx, {
@@ -168,9 +178,8 @@ export async function requestLicense(
       name_search: input.license_name.toLowerCase(),
       license_scope: input.license_scope,
       organization_id: organizationId,
-      date_valid_from: from,
+      ...window,
       days_valid: input.days_valid,
-      date_valid_until: licenseValidUntil(from, input.days_valid),
       note: input.note?.trim() || null,
       date_approved: null,
       date_rejected: null,
@@ -182,11 +191,11 @@ export async function requestLicense(
     });
     await audit(tx, {
       reason: 'LICENSE_REQUESTED',
-      message: `Requested license ${input.license_name} (${input.license_scope}, ${input.days_valid} days from ${from.slice(0, 10)}).`,
+      message: `Requested license ${input.license_name} (${input.license_scope}, ${input.days_valid} days from ${localDateIn(window.date_valid_from, window.time_zone)} in ${window.time_zone}).`,
       organization_id: organizationId,
       member_email: actor.email,
       now,
-      subject: licenseSubject({ license_id: licenseId, license_name: input.license_name, date_valid_until: licenseValidUntil(from, input.days_valid) }),
+      subject: licenseSubject({ license_id: licenseId, license_name: input.license_name, date_valid_until: window.date_valid_until }),
     });
   });
   return shown(db, actor, (await repo.findLicense(db, licenseId))!, now);
@@ -246,18 +255,18 @@ export async function approveLicense(
       // The approver may correct the request before approving it; what they send is what is approved.
       const name = input.license_name ?? row.license_name;
       if (name !== row.license_name && (await repo.nameTaken(tx, name, licenseId))) throw nameTaken(name);
-      const from = input.date_valid_from ?? row.date_valid_from;
       const days = input.days_valid ?? row.days_valid;
+      const window = approvedWindow(row, { date_valid_from: input.date_valid_from, days_valid: days, time_zone: input.time_zone });
       const note = input.note === undefined ? row.note : input.note?.trim() || null;
       const scope = input.license_scope ?? row.license_scope;
       const edited = [
-        name !== row.license_name && 'name', scope !== row.license_scope && 'scope', from !== row.date_valid_from && 'valid from',
+        name !== row.license_name && 'name', scope !== row.license_scope && 'scope', window.date_valid_from !== row.date_valid_from && 'valid from',
         days !== row.days_valid && 'days valid', note !== row.note && 'note',
       ].filter(Boolean);
       return {
         changes: {
-          license_name: name, name_search: name.toLowerCase(), license_scope: scope, date_valid_from: from, days_valid: days,
-          date_valid_until: licenseValidUntil(from, days), note, date_approved: now.toISOString(), approver_member_id: actor.member_id,
+          license_name: name, name_search: name.toLowerCase(), license_scope: scope, ...window, days_valid: days,
+          note, date_approved: now.toISOString(), approver_member_id: actor.member_id,
         },
         message: `Approved license ${name}${edited.length ? ` (changed before approval: ${edited.join(', ')})` : ''}.`,
       };
@@ -304,29 +313,13 @@ async function renewalName(tx: Tx, name: string): Promise<string> {
   }
 }
 
-/** How far the requester's clock may be from ours when they say when their day started. */
-const CLOCK_SKEW_MS = 60 * 60_000;
-
 /**
- * The day a renewal starts (docs/decisions.md "Licenses"): the requester's today, given as the
- * instant their day started (`?today=`, their local midnight), else the UTC day. A day start lies
- * within the last 24 hours in every zone; a requester's clock may be an hour off.
- */
-export function renewalStart(now: Date, today?: string): string {
-  if (today === undefined) return startOfUtcDay(now).toISOString();
-  const instant = parseInstant(today.trim());
-  const t = instant ? new Date(instant).getTime() : Number.NaN;
-  if (!(t >= now.getTime() - DAY - CLOCK_SKEW_MS && t <= now.getTime() + CLOCK_SKEW_MS)) {
-    throw badRequest('today: the instant your day started (your local midnight) as ISO-8601, within the last 24 hours.', 'today');
-  }
-  return instant!;
-}
-
-/**
- * Makes the successor (Not approved, valid from the requester's today, see `renewalStart`) and
+ * Makes the successor (Not approved, valid from the requester's today, days.ts `renewalWindow`) and
  * links the original to it. Answers the successor.
  */
-export async function renewLicense(db: Db, actor: RequestActor, licenseId: string, version: number, now: Date, today?: string): Promise<License> {
+export async function renewLicense(
+  db: Db, actor: RequestActor, licenseId: string, version: number, now: Date, caller: { today?: string; time_zone?: string } = {},
+): Promise<License> {
   const successorId = await change(db, actor, licenseId, version, {
     action: 'license.renew',
     reason: 'LICENSE_RENEWED',
@@ -335,12 +328,11 @@ export async function renewLicense(db: Db, actor: RequestActor, licenseId: strin
     apply: async (tx, row) => {
       const id = randomUUID();
       // Checked here, after who and which state: a caller learns nothing of a license they may not renew.
-      const from = renewalStart(now, today);
+      const window = renewalWindow(now, row, caller);
       const name = await renewalName(tx, row.license_name);
       await repo.insertLicense(tx, {
         license_id: id, license_name: name, name_search: name.toLowerCase(), license_scope: row.license_scope,
-        organization_id: row.organization_id, date_valid_from: from, days_valid: row.days_valid,
-        date_valid_until: licenseValidUntil(from, row.days_valid), note: `Renewal of ${row.license_name}.`,
+        organization_id: row.organization_id, ...window, days_valid: row.days_valid, note: `Renewal of ${row.license_name}.`,
         date_approved: null, date_rejected: null, date_expiry_acknowledged: null, approver_member_id: null,
         extended_by_license_id: null, version: 1, date_created: now.toISOString(),
       });

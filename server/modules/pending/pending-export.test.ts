@@ -23,7 +23,7 @@ const DAY = 86_400_000;
 const CERTIFICATE_HEADER = ['organization_id', 'organization_name', 'distinguished_name', 'approval', 'valid', 'expired', 'description', 'owner_member_id',
   'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created'];
 const LICENSE_HEADER = ['organization_id', 'organization_name', 'license_id', 'license_name', 'license_scope', 'approval', 'valid', 'expired', 'days_left',
-  'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
+  'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'time_zone', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
   'extended_by_license_id', 'extended_by_license_name', 'date_created'];
 const neutral = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 /** More than one batch of the export (1,000 rows). */
@@ -94,7 +94,7 @@ describe.each(dialects)('pending tasks CSV export on %s', (dialect) => {
   const licenseRow = (l: License, now: Date) => {
     const status = licenseStatus(l, now);
     return [l.organization_id, l.organization_name, l.license_id, l.license_name, l.license_scope, status.approval, String(status.valid),
-      String(status.expired), String(l.days_left), status.extension ?? '', l.date_valid_from, String(l.days_valid), l.date_valid_until,
+      String(status.expired), String(l.days_left), status.extension ?? '', l.date_valid_from, String(l.days_valid), l.date_valid_until, l.time_zone,
       l.note === null ? '' : neutral(l.note), l.date_approved ?? '', l.date_rejected ?? '', l.date_expiry_acknowledged ?? '',
       l.extended_by?.license_id ?? '', l.extended_by?.license_name ?? '', l.date_created];
   };

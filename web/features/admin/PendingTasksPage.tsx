@@ -11,7 +11,7 @@ import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import type { License } from '../../../common/schemas/license';
 import { PENDING_CERTIFICATE_SORTS, PENDING_LICENSE_SORTS } from '../../../common/sorts';
-import { formatDate, formatDateTime, lastValidDay } from '../../../common/dates';
+import { formatDate, formatDateTime, formatFirstValidDay, formatLastValidDay } from '../../../common/dates';
 import { DataTable, type DataColumn, type TableSort } from '../../components/DataTable';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { ListPaging } from '../../components/ListPaging';
@@ -29,6 +29,7 @@ interface Task extends BulkTask {
   name: string;
   path: string;
   organization: string;
+  /** The first and the last valid day, as the lists of the kind show them. */
   from: string;
   until: string;
   created: string;
@@ -41,8 +42,8 @@ const certificateTask = (c: CertificateSummary): Task => ({
   name: c.distinguished_name,
   path: certificateDetailsPath(c.organization_id, c.distinguished_name),
   organization: c.organization_name,
-  from: c.date_not_before,
-  until: c.date_not_after,
+  from: formatDate(c.date_not_before),
+  until: formatDate(c.date_not_after),
   created: c.date_created,
 });
 
@@ -54,9 +55,9 @@ const licenseTask = (l: License): Task => ({
   name: l.license_name,
   path: licenseDetailsPath(l.organization_id, l.license_id),
   organization: l.organization_name,
-  from: l.date_valid_from,
+  from: formatFirstValidDay(l.date_valid_from),
   // The last valid day, as every license screen shows it (date_valid_until is exclusive).
-  until: lastValidDay(l.date_valid_until).toISOString(),
+  until: formatLastValidDay(l.date_valid_until),
   created: l.date_created,
 });
 
@@ -74,8 +75,8 @@ const taskLink = (task: Task) => (
 const taskColumns = (fields: { name: string; from: string; until: string }): DataColumn<Task>[] => [
   { header: 'Name', rowHeader: true, width: '45%', sort: fields.name, cell: taskLink },
   { header: 'Organization', breakAnywhere: true, cell: (task) => task.organization },
-  { header: 'Valid From', nowrap: true, sort: fields.from, cell: (task) => formatDate(task.from) },
-  { header: 'Until', nowrap: true, sort: fields.until, cell: (task) => formatDate(task.until) },
+  { header: 'Valid From', nowrap: true, sort: fields.from, cell: (task) => task.from },
+  { header: 'Until', nowrap: true, sort: fields.until, cell: (task) => task.until },
   { header: 'Created', nowrap: true, sort: 'date_created', cell: (task) => formatDateTime(task.created) },
 ];
 const TASK_COLUMNS: Record<PendingList, DataColumn<Task>[]> = {

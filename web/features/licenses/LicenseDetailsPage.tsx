@@ -67,7 +67,7 @@ function LicenseDetails({ license }: { license: License }) {
               </Text>
             </div>
             <form id="license-form" onSubmit={ignoreSubmit} noValidate aria-labelledby="license-edit-heading">
-              <LicenseFields form={form} disabled={approve.isPending} />
+              <LicenseFields form={form} disabled={approve.isPending} license={license} />
             </form>
           </Stack>
         </Card>
@@ -78,7 +78,7 @@ function LicenseDetails({ license }: { license: License }) {
           license={license}
           status={status}
           editing={editing}
-          validUntil={editing ? draftValidUntil(form.values) : license.date_valid_until}
+          validUntil={editing ? draftValidUntil(form.values, license) : license.date_valid_until}
         />
       </Card>
 

@@ -5,6 +5,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { CertificateSummary } from '../../../../common/schemas/certificate';
 import { apiList } from '../../../lib/api';
+import { refetchAtChange } from '../../../lib/status-clock';
 import { certificateKeys, organizationCertificatesPath, type CertificateListQuery } from './keys';
 
 /** `organizationId` null lists every organization the caller may read (the admin list). */
@@ -18,6 +19,9 @@ export const certificatesQueryOptions = (organizationId: string | null, query: C
     queryKey: certificateKeys.list(organizationId, query),
     queryFn: ({ signal }) => getCertificates(organizationId, query, signal),
     placeholderData: keepPreviousData,
+    // A list filtered on time gains or loses rows at an instant: fetched again then (lib/status-clock.ts).
+    refetchInterval: refetchAtChange,
+    refetchIntervalInBackground: true,
   });
 
 export function useCertificates(organizationId: string | null, query: CertificateListQuery, options: { enabled?: boolean } = {}) {

@@ -1,17 +1,21 @@
 /**
- * POST /api/licenses/{id}/renew?version=&today=: makes the successor (Not approved) and answers it
- * with 201; the original then shows Extension requested until the successor is approved. `today`
- * is the viewer's local midnight, so the successor starts on the viewer's day, not the UTC day.
+ * POST /api/licenses/{id}/renew?version=&time_zone=&today=: makes the successor (Not approved) and
+ * answers it with 201; the original then shows Extension requested until the successor is approved.
+ * `today` is the viewer's local midnight and `time_zone` the viewer's zone, so the successor starts on
+ * the viewer's day and its days are calendar days there.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { startOfLocalDay } from '../../../../common/dates';
 import type { License } from '../../../../common/schemas/license';
+import { localTimeZone } from '../../../../common/zones';
 import { api } from '../../../lib/api';
 import { licenseKeys, licensePath, type LicenseRef } from './keys';
 import { refetchAfterConflict } from './invalidate';
 
 function renewLicense({ licenseId, version }: LicenseRef): Promise<License> {
-  return api<License>(`${licensePath(licenseId)}/renew`, { method: 'POST', query: { version, today: startOfLocalDay(new Date()).toISOString() } });
+  const zone = localTimeZone();
+  const today = startOfLocalDay(new Date()).toISOString();
+  return api<License>(`${licensePath(licenseId)}/renew`, { method: 'POST', query: { version, today, ...(zone ? { time_zone: zone } : {}) } });
 }
 
 export function useRenewLicense() {

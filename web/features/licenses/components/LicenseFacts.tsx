@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
-import { formatDate, formatDateTime, formatDaysLeft, formatLastValidDay, lastValidDay } from '../../../../common/dates';
+import { formatDate, formatDateTime, formatDaysLeft, formatFirstValidDay, formatLastValidDay } from '../../../../common/dates';
 import { label } from '../../../../common/enums';
 import type { LicenseStatus } from '../../../../common/status';
 import { licenseDetailsPath } from '../../../lib/navigation';
@@ -31,7 +31,7 @@ function Successor({ license }: { license: License }) {
       <Anchor component={Link} to={licenseDetailsPath(license.organization_id, successor.license_id)}>
         {successor.license_name}
       </Anchor>{' '}
-      ({formatDate(successor.date_valid_from)} – {formatDate(lastValidDay(successor.date_valid_until))},{' '}
+      ({formatFirstValidDay(successor.date_valid_from)} – {formatLastValidDay(successor.date_valid_until)},{' '}
       {successor.date_approved ? `approved ${formatDate(successor.date_approved)}` : 'waiting for approval'})
     </>
   );
@@ -53,7 +53,7 @@ export function LicenseFacts({ license, status, editing, validUntil }: LicenseFa
         <>
           <Fact term="License name">{license.license_name}</Fact>
           <Fact term="Scope">{label(license.license_scope)}</Fact>
-          <Fact term="Valid from">{formatDate(license.date_valid_from)}</Fact>
+          <Fact term="Valid from">{formatFirstValidDay(license.date_valid_from)}</Fact>
           <Fact term="Days valid">{license.days_valid}</Fact>
         </>
       )}

@@ -12,6 +12,7 @@ import dayjs from 'dayjs';
 import { LICENSE_SCOPES, label } from '../../../../common/enums';
 import { formatLastValidDay } from '../../../../common/dates';
 import type { SchemaForm } from '../../../lib/forms';
+import type { License } from '../../../../common/schemas/license';
 import type { LicenseDraft } from './license-draft';
 import { draftValidUntil } from './license-draft';
 
@@ -25,10 +26,12 @@ const formatPicked = ({ date }: { date: unknown }) =>
 export interface LicenseFieldsProps {
   form: SchemaForm<LicenseDraft>;
   disabled?: boolean;
+  /** The license the fields correct before approval (its zone counts while its day stays); none for a request. */
+  license?: License;
 }
 
-export function LicenseFields({ form, disabled }: LicenseFieldsProps) {
-  const until = draftValidUntil(form.values);
+export function LicenseFields({ form, disabled, license }: LicenseFieldsProps) {
+  const until = draftValidUntil(form.values, license);
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
       <TextInput

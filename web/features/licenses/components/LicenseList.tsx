@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { Anchor, Stack } from '@mantine/core';
 import type { License } from '../../../../common/schemas/license';
 import { LICENSE_SORTS } from '../../../../common/sorts';
-import { formatDate, formatDaysLeft, lastValidDay } from '../../../../common/dates';
+import { formatDaysLeft, formatFirstValidDay, formatLastValidDay } from '../../../../common/dates';
 import { earliest, licenseStatus, nextLicenseChange } from '../../../../common/status';
 import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { PagedList } from '../../../components/PagedList';
@@ -50,9 +50,10 @@ const columnsOf = (now: Date, showOrganization: boolean): DataColumn<License>[] 
   ...(showOrganization ? [{ header: 'Organization', breakAnywhere: true, sort: 'organization_name', cell: (l: License) => l.organization_name }] : []),
   { header: 'License Name', rowHeader: true, width: '36%', sort: 'license_name', cell: (l) => detailsLink(l, now) },
   { header: 'Scope', cell: (l) => l.license_scope.toLowerCase() },
-  { header: 'Valid From', nowrap: true, sort: 'date_valid_from', cell: (l) => formatDate(l.date_valid_from) },
-  // Until: the last valid day (date_valid_until is exclusive), docs/decisions.md "Licenses".
-  { header: 'Until', nowrap: true, sort: 'date_valid_until', cell: (l) => formatDate(lastValidDay(l.date_valid_until)) },
+  // The first and the last valid day (date_valid_until is exclusive), with the time where the window does not
+  // start or end at the viewer's midnight, as the details show them (docs/decisions.md "Licenses").
+  { header: 'Valid From', nowrap: true, sort: 'date_valid_from', cell: (l) => formatFirstValidDay(l.date_valid_from) },
+  { header: 'Until', nowrap: true, sort: 'date_valid_until', cell: (l) => formatLastValidDay(l.date_valid_until) },
   { header: 'Days Left', nowrap: true, cell: (l) => daysLeftText(l, now) },
 ];
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { LicenseScope } from '../../../../common/enums';
 import { licenseApprovalSchema, licenseRequestSchema, type License, type LicenseRequest } from '../../../../common/schemas/license';
 import { formatMachineDate, parseMachineDate } from '../../../../common/dates';
-import { licenseValidUntil } from '../../../../common/status';
+import { DEFAULT_TIME_ZONE, licenseValidUntil, localTimeZone } from '../../../../common/zones';
 import type { FieldAliases } from '../../../lib/form-errors';
 import { numberInput } from '../../../lib/forms';
 
@@ -45,12 +45,21 @@ function validFromInstant(day: string): string | null {
   return parseMachineDate(day)?.toISOString() ?? null;
 }
 
-/** The exclusive end of the window the draft describes, when it describes one. */
-export function draftValidUntil(draft: LicenseDraft): string | null {
+/**
+ * The exclusive end of the window the draft describes, when it describes one, as the server will
+ * count it (server/modules/licenses/days.ts): calendar days in the viewer's zone from the day picked,
+ * or, for a license whose day is left as it is, in the license's zone from its stored start.
+ */
+export function draftValidUntil(draft: LicenseDraft, license?: License): string | null {
+  if (typeof draft.days_valid !== 'number') return null;
+  if (license && draft.valid_from === formatMachineDate(license.date_valid_from)) {
+    return licenseValidUntil(license.date_valid_from, draft.days_valid, license.time_zone);
+  }
   const from = validFromInstant(draft.valid_from);
-  return from && typeof draft.days_valid === 'number' ? licenseValidUntil(from, draft.days_valid) : null;
+  return from ? licenseValidUntil(from, draft.days_valid, localTimeZone() ?? DEFAULT_TIME_ZONE) : null;
 }
 
+/** The request: the day picked as the instant of its local midnight, and the zone its days count in (the viewer's). */
 export function toRequest(draft: LicenseDraft): LicenseRequest {
   return {
     license_name: draft.license_name,
@@ -59,13 +68,15 @@ export function toRequest(draft: LicenseDraft): LicenseRequest {
     // Never sent: an empty box fails the draft's check first (and NaN the schema's).
     days_valid: draft.days_valid === '' ? Number.NaN : draft.days_valid,
     note: draft.note.trim() ? draft.note : null,
+    time_zone: localTimeZone(),
   };
 }
 
 /**
  * The license as the approver edited it (the approve call's body). An untouched day keeps the
  * stored instant: it need not be the approver's local midnight (a request from another zone, a
- * renewal's UTC day), and approving should not move the window by the difference.
+ * renewal's UTC day), and approving should not move the window by the difference; the server then
+ * keeps the license's zone. A moved day is the approver's midnight, counted in the approver's zone.
  */
 export function toApproval(license: License, draft: LicenseDraft): License {
   const request = toRequest(draft);
@@ -77,6 +88,7 @@ export function toApproval(license: License, draft: LicenseDraft): License {
     date_valid_from: sameDay ? license.date_valid_from : (request.date_valid_from ?? license.date_valid_from),
     days_valid: request.days_valid ?? license.days_valid,
     note: request.note ?? null,
+    time_zone: sameDay ? license.time_zone : (request.time_zone ?? DEFAULT_TIME_ZONE),
   };
 }
 
