@@ -25,6 +25,7 @@ import * as domainsDataEpoch from './migrations/20261127_0020_domains_data_epoch
 import * as expiringIndexes from './migrations/20261127_0021_expiring_indexes';
 import * as organizationVersions from './migrations/20261128_0022_organization_versions';
 import * as licenseTimeZone from './migrations/20261129_0023_license_time_zone';
+import * as certificateFingerprints from './migrations/20261129_0024_certificate_fingerprints';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '20261127_0021_expiring_indexes': expiringIndexes,
   '20261128_0022_organization_versions': organizationVersions,
   '20261129_0023_license_time_zone': licenseTimeZone,
+  '20261129_0024_certificate_fingerprints': certificateFingerprints,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

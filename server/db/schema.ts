@@ -66,6 +66,8 @@ export interface CertificatesTable {
   signature: string;
   signature_algorithm: string;
   version: number;
+  /** SHA-256 of the DER, colon-separated upper-case hex (migration 0024); null only for a row an older instance wrote. */
+  fingerprint_sha256: string | null;
 }
 
 export interface LicensesTable {

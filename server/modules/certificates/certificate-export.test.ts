@@ -11,23 +11,29 @@ import { factories, type Cooperation } from '../../../test/support/factories';
 import { expectExportAuthorizedAsList } from '../../../test/support/exports';
 import type { CertificateSummary } from '../../../common/schemas/certificate';
 import { certificateStatus } from '../../../common/status';
+import { X509Certificate } from 'node:crypto';
 
 const dialects = await testDialects();
 const HEADER = ['organization_id', 'organization_name', 'distinguished_name', 'approval', 'valid', 'expired', 'description', 'owner_member_id',
-  'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created'];
+  'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created', 'fingerprint_sha256'];
 const neutral = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 describe.each(dialects)('certificate CSV export on %s', (dialect) => {
   const t = useTestApp(dialect, { demo: false });
   const make = factories(t);
   let w: Cooperation;
+  /** Each certificate's SHA-256 fingerprint as Node reads it from the PEM (the lists do not carry it). */
+  const fingerprints = new Map<string, string>();
 
   beforeAll(async () => {
     w = await make.cooperation();
     const states = ['requested', 'approved', 'future', 'expired', 'acknowledged', 'revoked'] as const;
     for (const [i, state] of states.entries()) {
-      await make.certificate(w.customer, state, { owner: i % 2 ? w.member.id : null, description: i === 1 ? '=1+2, "quoted"\nsecond line' : `${state} Straße 😀` });
-      await make.certificate(w.partner, state);
+      const made = [
+        await make.certificate(w.customer, state, { owner: i % 2 ? w.member.id : null, description: i === 1 ? '=1+2, "quoted"\nsecond line' : `${state} Straße 😀` }),
+        await make.certificate(w.partner, state),
+      ];
+      for (const c of made) fingerprints.set(c.dn, new X509Certificate(c.pem).fingerprint256);
     }
   });
 
@@ -39,7 +45,7 @@ describe.each(dialects)('certificate CSV export on %s', (dialect) => {
       const status = certificateStatus(c, now);
       return [c.organization_id, c.organization_name, c.distinguished_name, status.approval, String(status.valid), String(status.expired), neutral(c.description),
         c.owner?.member_id ?? '', c.owner?.name ?? '', c.date_not_before, c.date_not_after, c.date_approved ?? '', c.date_revoked ?? '',
-        c.date_expiry_acknowledged ?? '', c.date_created];
+        c.date_expiry_acknowledged ?? '', c.date_created, fingerprints.get(c.distinguished_name)];
     });
   };
   const exported = async (url: string, query: string, as: string) => {
@@ -65,6 +71,9 @@ describe.each(dialects)('certificate CSV export on %s', (dialect) => {
     expect(all.length).toBe(12);
     expect(all.map((r) => r[6])).toContain(`'=1+2, "quoted"\nsecond line`);
     expect(new Set(all.map((r) => r[3]))).toEqual(new Set(['APPROVED', 'NOT_APPROVED', 'REVOKED']));
+    // The fingerprint is the added last column: openssl's form, one per certificate.
+    expect(all.every((r) => /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(r[15]))).toBe(true);
+    expect(new Set(all.map((r) => r[15])).size).toBe(12);
   });
 
   it('exports the certificates a member owns, as the member\'s list gives them, authorized and journaled as it', async () => {

@@ -8,9 +8,9 @@ import type { Queryable } from '../../db/database';
 import { keyedBatches, type CsvColumn } from '../../http/csv';
 import { certificateStatus } from '../../../common/status';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
-import { certificatesByKey, listPendingCertificateKeys, type CertificateListRow } from './repository';
+import { certificatesByKey, listPendingCertificateKeys, type CertificateExportRow } from './repository';
 
-export function certificateCsvColumns(at: Date): CsvColumn<CertificateListRow>[] {
+export function certificateCsvColumns(at: Date): CsvColumn<CertificateExportRow>[] {
   return [
     { header: 'organization_id', value: (c) => c.organization_id },
     { header: 'organization_name', value: (c) => c.organization_name },
@@ -27,6 +27,8 @@ export function certificateCsvColumns(at: Date): CsvColumn<CertificateListRow>[]
     { header: 'date_revoked', value: (c) => c.date_revoked },
     { header: 'date_expiry_acknowledged', value: (c) => c.date_expiry_acknowledged },
     { header: 'date_created', value: (c) => c.date_created },
+    // Added last (issue 34), so files read by position keep their columns.
+    { header: 'fingerprint_sha256', value: (c) => c.fingerprint_sha256 },
   ];
 }
 

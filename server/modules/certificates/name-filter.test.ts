@@ -120,13 +120,14 @@ describe.each(dialects)('certificate and license name filters on %s', (dialect) 
     const contoso = await make.organization({ parent: northwind, name: 'Contoso' });
     [org.northwind, org.contoso] = [northwind.id, contoso.id];
     for (const o of [contoso, northwind]) {
-      for (const state of ['approved', 'requested'] as const) {
-        await make.certificate(o, state);
-        await make.license(o, state);
-      }
+      for (const state of ['approved', 'requested'] as const) await make.license(o, state);
     }
     await insertBoth();
     expect((await migrator(database.db).migrateToLatest()).error).toBeUndefined();
+    // The factories write today's columns (the fingerprint of migration 0024): their certificates come after.
+    for (const o of [contoso, northwind]) {
+      for (const state of ['approved', 'requested'] as const) await make.certificate(o, state);
+    }
     app = await buildApp({ config: TEST_CONFIG, db: database.db, now: () => START, logger: false });
     await app.ready();
   });

@@ -111,9 +111,12 @@ export async function listCertificateKeys(db: Queryable, organizations: 'all' | 
   return rows.map((r) => r.distinguished_name);
 }
 
-/** The list rows of these DNs (those that still exist), in any order. */
-export async function certificatesByKey(db: Queryable, keys: readonly string[]): Promise<CertificateListRow[]> {
-  return keys.length ? selectCertificates(db).select(SUMMARY).where('c.distinguished_name', 'in', keys).execute() : [];
+/** A row of a CSV export: the list's, with the fingerprint stored at upload (migration 0024), no PEM. */
+export type CertificateExportRow = CertificateListRow & { fingerprint_sha256: string | null };
+
+/** The export rows of these DNs (those that still exist), in any order. */
+export async function certificatesByKey(db: Queryable, keys: readonly string[]): Promise<CertificateExportRow[]> {
+  return keys.length ? selectCertificates(db).select([...SUMMARY, 'c.fingerprint_sha256']).where('c.distinguished_name', 'in', keys).execute() : [];
 }
 
 /** A list's conditions and order (db/list-filters.ts, "Sorting"), for its pages and its keys. */
@@ -151,7 +154,8 @@ export async function findCertificate(db: Queryable, distinguishedName: string, 
 
 export type CertificateDetailRow = NonNullable<Awaited<ReturnType<typeof findCertificate>>>;
 
-export async function insertCertificate(db: Queryable, row: Insertable<CertificatesTable>) {
+/** Every insert carries the fingerprint (x509.ts computes it): the column is nullable only for older instances' rows. */
+export async function insertCertificate(db: Queryable, row: Insertable<CertificatesTable> & { fingerprint_sha256: string }) {
   await db.insertInto('certificates').values(row).execute();
 }
 

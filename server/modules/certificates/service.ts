@@ -21,7 +21,7 @@ import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
 import { encodeJson, type JsonPage } from '../../http/kept-answers';
-import { parseCertificatePem } from './x509';
+import { certificateFacts, parseCertificatePem } from './x509';
 import * as repo from './repository';
 import type { CertificateDetailRow, CertificateListRow } from './repository';
 
@@ -54,6 +54,8 @@ function toCertificate(row: CertificateDetailRow, target: TargetOrganization, ac
     signature: row.signature,
     signature_algorithm: row.signature_algorithm,
     version: row.version,
+    // Read from the PEM the detail reads anyway: the stored fingerprint is for the lists' CSV (repository.ts).
+    ...certificateFacts(row.certificate_pem),
   };
 }
 

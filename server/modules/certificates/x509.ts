@@ -5,7 +5,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { Certificate, type Name } from '@peculiar/asn1-x509';
+import { Certificate, id_ce_subjectAltName, SubjectAlternativeName, type Name } from '@peculiar/asn1-x509';
 import { badRequest } from '../../errors';
 
 const MAX_PEM_BYTES = 64 * 1024;
@@ -20,6 +20,24 @@ export interface ParsedCertificate {
   date_not_after: string;
   /** The normalised PEM: the one block, without the surrounding text. */
   certificate_pem: string;
+  /** SHA-256 of the DER, as openssl and browsers show it; stored, so the CSV exports need not read the PEM. */
+  fingerprint_sha256: string;
+}
+
+/** One subject alternative name of the kinds operators check (docs/decisions.md "Certificates"). */
+interface AlternativeName {
+  type: 'DNS' | 'IP' | 'email' | 'URI';
+  value: string;
+}
+
+/** What the details show beyond the stored columns, read from the stored PEM. */
+export interface CertificateFacts {
+  issuer: string;
+  fingerprint_sha256: string;
+  subject_alternative_names: AlternativeName[];
+  key_algorithm: string;
+  key_size: number | null;
+  key_curve: string | null;
 }
 
 // RFC 4514 §3 short names; any other attribute is written as its dotted OID.
@@ -67,6 +85,51 @@ function rfc4514(name: Name): string {
     .join(',');
 }
 
+/** Node's curve names as the NIST names operators know; others as Node names them. */
+const CURVES: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
+const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp384r1: 384, secp521r1: 521 };
+const KEY_TYPES: Record<string, string> = { rsa: 'RSA', 'rsa-pss': 'RSA-PSS', dsa: 'DSA', ec: 'EC', ed25519: 'Ed25519', ed448: 'Ed448' };
+const ED_BITS: Record<string, number> = { ed25519: 256, ed448: 448 };
+
+function alternativeNames(asn: Certificate): AlternativeName[] {
+  const extension = asn.tbsCertificate.extensions?.find((e) => e.extnID === id_ce_subjectAltName);
+  if (!extension) return [];
+  const names: AlternativeName[] = [];
+  for (const name of AsnConvert.parse(extension.extnValue, SubjectAlternativeName)) {
+    if (name.dNSName !== undefined) names.push({ type: 'DNS', value: name.dNSName });
+    else if (name.iPAddress !== undefined) names.push({ type: 'IP', value: name.iPAddress }); // as text already (RFC 5952 for IPv6)
+    else if (name.rfc822Name !== undefined) names.push({ type: 'email', value: name.rfc822Name });
+    else if (name.uniformResourceIdentifier !== undefined) names.push({ type: 'URI', value: name.uniformResourceIdentifier });
+  }
+  return names;
+}
+
+/**
+ * The issuer, alternative names and public key of a stored PEM (one the upload accepted). The key's
+ * size: the modulus of RSA and DSA, the curve's of EC and EdDSA.
+ */
+export function certificateFacts(pem: string): CertificateFacts {
+  const certificate = new X509Certificate(pem);
+  const asn = AsnConvert.parse(certificate.raw, Certificate);
+  let key = { key_algorithm: asn.tbsCertificate.subjectPublicKeyInfo.algorithm.algorithm, key_size: null as number | null, key_curve: null as string | null };
+  try {
+    const publicKey = certificate.publicKey;
+    const type = publicKey.asymmetricKeyType ?? '';
+    const details = publicKey.asymmetricKeyDetails ?? {};
+    const curve = details.namedCurve;
+    key = {
+      key_algorithm: KEY_TYPES[type] ?? (type || key.key_algorithm),
+      key_size: details.modulusLength ?? (curve ? (CURVE_BITS[curve] ?? null) : (ED_BITS[type] ?? null)),
+      key_curve: curve ? (CURVES[curve] ?? curve) : null,
+    };
+  } catch {
+    // A key type this Node cannot load (a rare curve): the algorithm's OID, no size.
+  }
+  return {
+    issuer: rfc4514(asn.tbsCertificate.issuer), fingerprint_sha256: certificate.fingerprint256, subject_alternative_names: alternativeNames(asn), ...key,
+  };
+}
+
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
 export function parseCertificatePem(text: unknown): ParsedCertificate {
@@ -104,8 +167,10 @@ export function parseCertificatePem(text: unknown): ParsedCertificate {
     throw badRequest('The certificate block is not valid base64: characters are missing or changed (the padding "=" included).', 'certificate');
   }
   let asn: Certificate;
+  let fingerprint: string;
   try {
-    new X509Certificate(der);
+    // Node's fingerprint256: the DER's SHA-256 as colon-separated upper-case hex, as openssl and browsers show it.
+    fingerprint = new X509Certificate(der).fingerprint256;
     asn = AsnConvert.parse(der, Certificate);
   } catch {
     throw badRequest('The certificate could not be read: the block is not a valid X.509 certificate.', 'certificate');
@@ -123,5 +188,6 @@ export function parseCertificatePem(text: unknown): ParsedCertificate {
     date_not_before: tbs.validity.notBefore.getTime().toISOString(),
     date_not_after: tbs.validity.notAfter.getTime().toISOString(),
     certificate_pem: `-----BEGIN CERTIFICATE-----\n${lines}\n-----END CERTIFICATE-----\n`,
+    fingerprint_sha256: fingerprint,
   };
 }

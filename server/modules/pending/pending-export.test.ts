@@ -21,7 +21,7 @@ import { certificateStatus, licenseStatus } from '../../../common/status';
 const dialects = await testDialects();
 const DAY = 86_400_000;
 const CERTIFICATE_HEADER = ['organization_id', 'organization_name', 'distinguished_name', 'approval', 'valid', 'expired', 'description', 'owner_member_id',
-  'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created'];
+  'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created', 'fingerprint_sha256'];
 const LICENSE_HEADER = ['organization_id', 'organization_name', 'license_id', 'license_name', 'license_scope', 'approval', 'valid', 'expired', 'days_left',
   'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'time_zone', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
   'extended_by_license_id', 'extended_by_license_name', 'date_created'];
@@ -75,6 +75,9 @@ describe.each(dialects)('pending tasks CSV export on %s', (dialect) => {
   async function listed(as: string, kind: Kind, list: List, sort: string): Promise<string[][]> {
     const rows: string[][] = [];
     const now = t.clock.now();
+    // The stored fingerprints (the lists do not carry them): the rows written straight into the table have none.
+    const stored = await t.db.selectFrom('certificates').select(['distinguished_name', 'fingerprint_sha256']).execute();
+    fingerprints = new Map(stored.map((r) => [r.distinguished_name, r.fingerprint_sha256 ?? '']));
     const param = list === 'certificates' ? 'certificatesSort' : 'licensesSort';
     for (let offset = 0; ; offset += 1000) {
       const res = await t.call(as, { method: 'GET', url: `/api/${kind}?limit=1000&${list}Offset=${offset}${sort ? `&${param}=${sort}` : ''}` });
@@ -85,11 +88,12 @@ describe.each(dialects)('pending tasks CSV export on %s', (dialect) => {
       if (page[list].length < 1000) return rows;
     }
   }
+  let fingerprints = new Map<string, string>();
   const certificateRow = (c: CertificateSummary, now: Date) => {
     const status = certificateStatus(c, now);
     return [c.organization_id, c.organization_name, c.distinguished_name, status.approval, String(status.valid), String(status.expired), neutral(c.description),
       c.owner?.member_id ?? '', c.owner?.name ?? '', c.date_not_before, c.date_not_after, c.date_approved ?? '', c.date_revoked ?? '',
-      c.date_expiry_acknowledged ?? '', c.date_created];
+      c.date_expiry_acknowledged ?? '', c.date_created, fingerprints.get(c.distinguished_name) ?? 'missing'];
   };
   const licenseRow = (l: License, now: Date) => {
     const status = licenseStatus(l, now);
