@@ -1,6 +1,6 @@
 /** The PEM blocks of a pasted text (common/pem.ts): what the bulk upload and the upload screen both count. */
 import { describe, expect, it } from 'vitest';
-import { certificateBlockCount, pemBlocks } from './pem';
+import { certificateBlockCount, pemBlocks, pemFileName } from './pem';
 
 const block = (label: string, body = 'QUJD') => `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----`;
 
@@ -32,5 +32,25 @@ describe('pemBlocks', () => {
     expect(pemBlocks('')).toEqual([]);
     expect(pemBlocks('MIIBkTCB+wIJAK\n-----END CERTIFICATE-----')).toEqual([]);
     expect(certificateBlockCount('garbage')).toBe(0);
+  });
+});
+
+describe('pemFileName', () => {
+  it('names the file after the common name, the most specific first', () => {
+    expect(pemFileName('CN=gw1.example.com,O=Contoso,C=DE')).toBe('gw1.example.com.pem');
+    expect(pemFileName('CN=leaf,OU=Ops+CN=other,O=Contoso')).toBe('leaf.pem');
+  });
+
+  it('keeps a name safe for every file system: escapes read, other characters one underscore each run', () => {
+    expect(pemFileName('CN=*.example.com,O=Contoso')).toBe('wildcard.example.com.pem');
+    expect(pemFileName('CN=Müller\\, Hans / gw 2,O=Contoso')).toBe('Müller_Hans_gw_2.pem');
+    expect(pemFileName('CN=\\23hash\\C3\\A4,O=x')).toBe('hashä.pem');
+    expect(pemFileName('CN=../../etc/passwd')).toBe('etc_passwd.pem');
+  });
+
+  it('uses a safe form of the whole DN when there is no common name, and a plain name when nothing is left', () => {
+    expect(pemFileName('O=Contoso,C=DE')).toBe('O_Contoso_C_DE.pem');
+    expect(pemFileName('CN=///')).toBe('certificate.pem');
+    expect(pemFileName(`CN=${'a'.repeat(300)}`)).toBe(`${'a'.repeat(100)}.pem`);
   });
 });

@@ -34,3 +34,33 @@ export function pemBlocks(text: string): PemBlock[] {
 
 /** How many CERTIFICATE blocks the text holds: one or none is a single upload, more a bulk upload. */
 export const certificateBlockCount = (text: string): number => pemBlocks(text).filter((block) => block.label === 'CERTIFICATE').length;
+
+/** RFC 4514 §2.4: `\` before a special or a pair of hex digits; the pairs are the value's UTF-8 bytes. */
+function unescapeValue(value: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const hex = value[i] === '\\' ? /^[0-9A-Fa-f]{2}/.exec(value.slice(i + 1)) : null;
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+    } else {
+      const c = value[i] === '\\' ? value[++i] ?? '' : value[i];
+      bytes.push(...new TextEncoder().encode(c));
+    }
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+/**
+ * The file a certificate's PEM is saved as: its common name (the first CN of the RFC 4514 DN, the most specific),
+ * else the whole DN, kept to letters, digits, '.', '-' and '_' (each other run becomes one '_'), at most 100
+ * characters, with `.pem` (docs/decisions.md "Certificates").
+ */
+export function pemFileName(dn: string): string {
+  const attributes = dn.split(/(?<!\\)[,+]/);
+  const cn = attributes.find((a) => /^CN=/i.test(a));
+  // A wildcard's '*' would be dropped, naming its file as the bare domain's.
+  const name = (cn ? unescapeValue(cn.slice(3)) : dn).replace(/^\*\./, 'wildcard.');
+  const safe = name.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^[._]+|[._]+$/g, '').slice(0, 100);
+  return `${safe || 'certificate'}.pem`;
+}

@@ -4,6 +4,8 @@
  * the admin list. Each test works on a certificate of its own or reads the seed. Set SHOTS_DIR to
  * also save screenshots of the three screens at two widths.
  */
+import fs from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { makeCertificate } from '../scripts/make-certificate';
 import { apiAs, apiOf, expect, expectAccessible, organizationIdOf, row, shoot, signInToCertificates, test, toast } from './support';
@@ -274,15 +276,55 @@ test.describe('the certificate list', () => {
     const dn = 'CN=gw-berlin.contoso.example,OU=Gateways,O=Contoso,C=DE';
     await expect(page.getByRole('heading', { level: 1, name: dn })).toBeVisible();
     await expect(page).toHaveURL(`/organizations/${organizationId}/certificates/${encodeURIComponent(dn)}`);
-    for (const label of ['Valid from', 'Valid to', 'Approved on', 'Approved by', 'Owner', 'Serial number', 'Algorithm', 'Version', 'Signature']) {
+    for (const label of ['Valid from', 'Valid to', 'Approved on', 'Approved by', 'Owner', 'Issuer', 'SHA-256 fingerprint', 'Alternative names', 'Public key', 'Serial number', 'Algorithm', 'Version', 'Signature']) {
       await expect(page.getByText(label, { exact: true })).toBeVisible();
     }
     await expect(page.getByText('ecdsa-with-SHA256')).toBeVisible();
+    await expect(page.getByText('EC P-256', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Certificate PEM')).toHaveValue(/^-----BEGIN CERTIFICATE-----/);
     for (const name of ['Acknowledge expiry', 'Revoke']) await expect(page.getByRole('button', { name })).toBeVisible();
     for (const name of ['Approve', 'Remove']) await expect(page.getByRole('button', { name })).toHaveCount(0);
     await expectAccessible(page);
     await shoot(page, 'details');
+  });
+
+  test('details show what operators check, the fingerprint wrapping on a phone, and download the PEM', async ({ page }) => {
+    // An RSA certificate of Contoso with alternative names of every kind, uploaded for this test.
+    await signInToCertificates(page, 'issuer@contoso.example');
+    const api = await apiOf(page);
+    const cn = `e2e-details-${Date.now()}-${Math.random().toString(36).slice(2, 7)}.contoso.example`;
+    const { pem } = await makeCertificate({
+      subject: `O=Contoso, CN=${cn}`, key: 'RSA 2048', notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 90 * DAY),
+      alternativeNames: [{ type: 'dns', value: cn }, { type: 'ip', value: '192.0.2.44' }, { type: 'email', value: 'ops@contoso.example' }, { type: 'url', value: 'https://contoso.example/gw' }],
+    });
+    const uploaded = await api.call<{ distinguished_name: string; certificate_pem: string }>('POST', `/api/organizations/${api.organizationId}/certificates`, { data: { certificate: pem } });
+    const fingerprint = new X509Certificate(pem).fingerprint256;
+
+    await page.goto(`/organizations/${api.organizationId}/certificates/${encodeURIComponent(uploaded.distinguished_name)}`);
+    await expect(page.getByRole('heading', { level: 1, name: uploaded.distinguished_name })).toBeVisible();
+    const identity = page.getByRole('region', { name: 'Issuer and identity' });
+    await expect(identity.getByText(fingerprint, { exact: true })).toBeVisible();
+    for (const text of [`O=Contoso`, 'RSA 2048', `DNS: ${cn}`, 'IP: 192.0.2.44', 'email: ops@contoso.example', 'URI: https://contoso.example/gw']) {
+      await expect(identity).toContainText(text);
+    }
+    await expect(identity.getByRole('button', { name: 'Copy fingerprint' })).toBeVisible();
+    await expectAccessible(page);
+
+    // The PEM the portal holds, as a file named after the common name.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PEM' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`${cn}.pem`);
+    expect(await fs.readFile(await file.path(), 'utf8')).toBe(uploaded.certificate_pem);
+
+    // On a phone the long values wrap: nothing sticks out of the page, the fingerprint stays inside its section.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(identity.getByText(fingerprint, { exact: true })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    const [section, value] = [await identity.boundingBox(), await identity.getByText(fingerprint, { exact: true }).boundingBox()];
+    expect(value!.x + value!.width).toBeLessThanOrEqual(section!.x + section!.width);
+    await expectAccessible(page);
+    await shoot(page, 'details-identity');
   });
 
   test('the admin list spans organizations and opens organization-scoped details', async ({ page }) => {

@@ -6,8 +6,8 @@
 import { apiRequest } from './api';
 import { notifyError } from './notifications';
 
-/** Saves a Blob under a file name, as a download link the browser follows. */
-function saveBlob(blob: Blob, fileName: string): void {
+/** Saves a Blob under a file name, as a download link the browser follows (also text the page already holds). */
+export function saveBlob(blob: Blob, fileName: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;

@@ -4,11 +4,13 @@
  * The heading is built here rather than with <Page>: a DN wraps best between its RDNs (<wbr>),
  * which a text title cannot carry.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { Button, Card, CopyButton, DataList, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { ActionIcon, Button, Card, CopyButton, DataList, Group, SimpleGrid, Stack, Text, Textarea, Title, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import type { Certificate } from '../../../common/schemas/certificate';
+import { pemFileName } from '../../../common/pem';
+import { saveBlob } from '../../lib/download';
 import { formatDateTime } from '../../../common/dates';
 import { nextCertificateChange } from '../../../common/status';
 import { CertificateBadges } from '../../components/CertificateBadges';
@@ -58,6 +60,74 @@ function ValidityAndApproval({ certificate }: { certificate: Certificate }) {
   );
 }
 
+/** RSA 2048, EC P-256, Ed25519: the curve names an EC key's size, EdDSA's is in its name. */
+function keyText(certificate: Certificate): string {
+  if (certificate.key_curve) return `${certificate.key_algorithm} ${certificate.key_curve}`;
+  if (certificate.key_size && !certificate.key_algorithm.startsWith('Ed')) return `${certificate.key_algorithm} ${certificate.key_size}`;
+  return certificate.key_algorithm;
+}
+
+function Fingerprint({ value }: { value: string }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      {/* Wraps between the byte pairs (<wbr> adds no characters, so a selected or copied fingerprint stays exact). */}
+      <Text span inherit miw={0}>
+        {value.split(':').map((pair, index) => (
+          <Fragment key={index}>
+            {index > 0 ? (
+              <>
+                :<wbr />
+              </>
+            ) : null}
+            {pair}
+          </Fragment>
+        ))}
+      </Text>
+      <CopyButton value={value} timeout={2000}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? 'Copied' : 'Copy fingerprint'} withArrow>
+            <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={copied ? 'Copied' : 'Copy fingerprint'}>
+              {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+/** Who issued it, what it is for, and how to recognise it: what operators check (issue 34). */
+function Identity({ certificate, phone }: { certificate: Certificate; phone: boolean }) {
+  const names = certificate.subject_alternative_names;
+  return (
+    <DataList labelWidth="8.5rem" orientation={phone ? 'vertical' : 'horizontal'}>
+      <Fact label="Issuer">
+        <DistinguishedName dn={certificate.issuer} />
+      </Fact>
+      <Fact label="SHA-256 fingerprint" mono>
+        <Fingerprint value={certificate.fingerprint_sha256} />
+      </Fact>
+      <Fact label="Alternative names">
+        {names.length ? (
+          <Stack gap={2} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+            {names.map((name, index) => (
+              <li key={index}>
+                <Text span c="dimmed" size="sm">
+                  {name.type}:
+                </Text>{' '}
+                {name.value}
+              </li>
+            ))}
+          </Stack>
+        ) : (
+          '-'
+        )}
+      </Fact>
+      <Fact label="Public key">{keyText(certificate)}</Fact>
+    </DataList>
+  );
+}
+
 function CertificateData({ certificate, phone }: { certificate: Certificate; phone: boolean }) {
   return (
     <Stack gap="md">
@@ -83,18 +153,27 @@ function CertificateData({ certificate, phone }: { certificate: Certificate; pho
         wrap="off"
         styles={MONOSPACE_TEXT_AREA}
       />
-      <CopyButton value={certificate.certificate_pem} timeout={2000}>
-        {({ copied, copy }) => (
-          <Button
-            variant="default"
-            onClick={copy}
-            leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-            style={{ alignSelf: 'flex-start' }}
-          >
-            {copied ? 'Copied' : 'Copy PEM'}
-          </Button>
-        )}
-      </CopyButton>
+      <Group gap="sm">
+        <CopyButton value={certificate.certificate_pem} timeout={2000}>
+          {({ copied, copy }) => (
+            <Button
+              variant="default"
+              onClick={copy}
+              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            >
+              {copied ? 'Copied' : 'Copy PEM'}
+            </Button>
+          )}
+        </CopyButton>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden />}
+          // The PEM is in the answer already: saved as it is, no second request.
+          onClick={() => saveBlob(new Blob([certificate.certificate_pem], { type: 'application/x-pem-file' }), pemFileName(certificate.distinguished_name))}
+        >
+          Download PEM
+        </Button>
+      </Group>
     </Stack>
   );
 }
@@ -133,6 +212,9 @@ export default function CertificateDetailsPage() {
           <DescriptionEditor certificate={certificate} />
         </Section>
       </SimpleGrid>
+      <Section title="Issuer and identity">
+        <Identity certificate={certificate} phone={phone} />
+      </Section>
       <Section title="Certificate">
         <CertificateData certificate={certificate} phone={phone} />
       </Section>
