@@ -29,7 +29,10 @@ test('the certificate list and the journal export their filtered, sorted rows as
   expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const [header, ...rows]: string[][] = parse(file.toString('utf8'), { bom: true, record_delimiter: '\r\n' });
   expect(header).toEqual(['organization_id', 'organization_name', 'distinguished_name', 'approval', 'valid', 'expired', 'description', 'owner_member_id',
-    'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created']);
+    'owner_name', 'date_not_before', 'date_not_after', 'date_approved', 'date_revoked', 'date_expiry_acknowledged', 'date_created', 'fingerprint_sha256']);
+  // The fingerprint, added last: each certificate's own, as openssl shows it.
+  expect(rows.every((r) => /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(r[15]))).toBe(true);
+  expect(new Set(rows.map((r) => r[15])).size).toBe(rows.length);
   // The screen shows the first page: the file holds it, in its order, and no expired row.
   expect(rows.slice(0, dns.length).map((r) => r[2])).toEqual(dns);
   expect(rows.every((r) => r[5] === 'false')).toBe(true);
