@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { EVENT_LABELS, type EventType } from '../../../common/events';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
+import { approversOf, type Approver } from './approvers';
 import { domainOf, settingsOf, trustedDomainsOf } from './settings';
 
 export interface DispatchOptions {
@@ -53,6 +54,42 @@ async function recipients(tx: Tx, organizationId: string, roles: string[]) {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Who got notices, for the journal: one member by address, more by count; the operator's approvers by count. */
+function whom(members: Array<{ member_email: string }>, approvers: number): string {
+  const own = members.length === 1 ? members[0].member_email : members.length ? `${members.length} members` : '';
+  const staff = approvers ? `${approvers} approver${approvers === 1 ? '' : 's'} of the operator` : '';
+  return [own, staff].filter(Boolean).join(' and ');
+}
+
+/** One mail of the event to these addresses (Bcc), journaled in `organizationId` when sent; `because` is our own text. */
+async function queueMail(tx: Tx, event: EventRow, addresses: string[], organizationId: string, because: string, now: Date, options: DispatchOptions): Promise<void> {
+  const type = event.event_type as EventType;
+  const title = (JSON.parse(event.data) as { message?: string }).message ?? EVENT_LABELS[type];
+  const link = linkOf(event);
+  const url = link ? `${options.publicUrl}${link}` : options.publicUrl;
+  const at = now.toISOString();
+  await tx.insertInto('mail_outbox').values({
+    event_id: event.event_id, organization_id: organizationId, recipients: JSON.stringify(addresses),
+    subject: `[Customer Portal] ${EVENT_LABELS[type]}`,
+    text_body: `${title}\n\nOpen it in the portal: ${url}\n\nYou receive this because of ${because}.\n`,
+    html_body: `<p>${escapeHtml(title)}</p><p><a href="${escapeHtml(url)}">Open it in the portal</a></p>`
+      + `<p style="color:#666">You receive this because of ${because}.</p>`,
+    next_attempt_at: at, last_error: null, date_sent: null, date_failed: null, date_created: at,
+  }).execute();
+}
+
+/**
+ * The approvers' mail follows their own organization's rules (the operator's): mailed when those have email on and
+ * name the event. By default they name the reminders ("waits for approval"), not every upload or request.
+ */
+async function mailApprovers(tx: Tx, event: EventRow, approvers: Approver[], now: Date, options: DispatchOptions): Promise<void> {
+  const operatorId = approvers[0].organization_id;
+  const rules = (await settingsOf(tx, [operatorId])).get(operatorId)!;
+  if (!rules.email || !rules.events.includes(event.event_type as EventType)) return;
+  const addresses = [...new Set(approvers.map((a) => a.member_email))];
+  await queueMail(tx, event, addresses, operatorId, 'the notification rules of your organization, whose approvers receive the requests waiting for approval', now, options);
+}
+
 async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptions): Promise<void> {
   const type = event.event_type as EventType;
   const data = JSON.parse(event.data) as { message?: string };
@@ -61,34 +98,31 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
   const at = now.toISOString();
   if (event.organization_id) {
     const settings = (await settingsOf(tx, [event.organization_id])).get(event.organization_id)!;
-    if (settings.events.includes(type)) {
-      const members = await recipients(tx, event.organization_id, settings.recipient_roles);
-      if (members.length) {
-        await tx.insertInto('notices').values(members.map((m) => ({
-          member_id: m.member_id, event_id: event.event_id, organization_id: event.organization_id, event_type: type, title, link, date_created: at, date_read: null,
-        }))).execute();
-        await audit(tx, {
-          // The count, not every address: an organization of hundreds would get a record of kilobytes per event.
-          reason: 'NOTICE_SENT', message: `Notified ${members.length === 1 ? members[0].member_email : `${members.length} members`} in the portal: ${title}`,
-          organization_id: event.organization_id, member_email: null, now,
-        });
-      }
+    const told = settings.events.includes(type);
+    const members = told ? await recipients(tx, event.organization_id, settings.recipient_roles) : [];
+    // The operator's approvers of approval work, whatever the organization's rules (it cannot turn its approvers off).
+    const approvers = (await approversOf(tx, type, event.organization_id)).filter((a) => !members.some((m) => m.member_id === a.member_id));
+    const notified = [...members, ...approvers];
+    if (notified.length) {
+      await tx.insertInto('notices').values(notified.map((m) => ({
+        member_id: m.member_id, event_id: event.event_id, organization_id: event.organization_id, event_type: type, title, link, date_created: at, date_read: null,
+      }))).execute();
+      await audit(tx, {
+        // The count, not every address: an organization of hundreds would get a record of kilobytes per event.
+        reason: 'NOTICE_SENT', message: `Notified ${whom(members, approvers.length)} in the portal: ${title}`,
+        organization_id: event.organization_id, member_email: null, now,
+      });
+    }
+    if (told) {
       // Rules saved before extra addresses had to be at a trusted domain, or a domain since given up: not mailed.
       const trusted = settings.extra_addresses.length ? await trustedDomainsOf(tx, event.organization_id) : new Set<string>();
       const extra = settings.extra_addresses.filter((a) => trusted.has(domainOf(a)));
       const addresses = [...new Set([...members.map((m) => m.member_email), ...extra])];
       if (options.mail && settings.email && addresses.length) {
-        const url = link ? `${options.publicUrl}${link}` : options.publicUrl;
-        await tx.insertInto('mail_outbox').values({
-          event_id: event.event_id, organization_id: event.organization_id, recipients: JSON.stringify(addresses),
-          subject: `[Customer Portal] ${EVENT_LABELS[type]}`,
-          text_body: `${title}\n\nOpen it in the portal: ${url}\n\nYou receive this because of your organization's notification rules.\n`,
-          html_body: `<p>${escapeHtml(title)}</p><p><a href="${escapeHtml(url)}">Open it in the portal</a></p>`
-            + '<p style="color:#666">You receive this because of your organization\'s notification rules.</p>',
-          next_attempt_at: at, last_error: null, date_sent: null, date_failed: null, date_created: at,
-        }).execute();
+        await queueMail(tx, event, addresses, event.organization_id, 'your organization\'s notification rules', now, options);
       }
     }
+    if (options.mail && approvers.length) await mailApprovers(tx, event, approvers, now, options);
     const endpoints = await tx.selectFrom('webhook_endpoints').select(['endpoint_id', 'events'])
       .where('organization_id', '=', event.organization_id).where('active', '=', 1).execute();
     const subscribed = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));

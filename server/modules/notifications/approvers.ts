@@ -1,0 +1,52 @@
+/**
+ * Approval work reaches the people who can act on it (issue 34 item 1): a request waiting for
+ * approval (an upload, a license request, the "waited N days" reminder) is told to the operator's
+ * staff who may approve it there, besides the members its organization's rules name. Who may
+ * approve is the policy's `can`, over the staff's operator assignments and the target's ancestors.
+ */
+import { can, type Action, type Actor, type Assignment } from '../../../common/policy';
+import type { EventType } from '../../../common/events';
+import { loadTargets } from '../../access/tree';
+import type { Tx } from '../../db/database';
+
+/** The events that are approval work, with the action that settles it. */
+const APPROVAL_WORK: Partial<Record<EventType, Action>> = {
+  'certificate.uploaded': 'certificate.approve',
+  'certificate.approval_waiting': 'certificate.approve',
+  'license.requested': 'license.approve',
+  'license.approval_waiting': 'license.approve',
+};
+
+export interface Approver {
+  member_id: string;
+  member_email: string;
+  /** The operator organization: whose notification rules decide the approver's mail. */
+  organization_id: string;
+}
+
+/** The operator's unbanned members whose roles there let them settle this event's request in its organization. */
+export async function approversOf(tx: Tx, type: EventType, organizationId: string): Promise<Approver[]> {
+  const action = APPROVAL_WORK[type];
+  if (!action) return [];
+  const rows = await tx.selectFrom('members')
+    .innerJoin('role_assignments', 'role_assignments.member_id', 'members.member_id')
+    .innerJoin('organizations', 'organizations.organization_id', 'role_assignments.organization_id')
+    .select(['members.member_id', 'members.member_email', 'role_assignments.organization_id', 'role_assignments.role', 'role_assignments.scope', 'organizations.organization_role'])
+    .where('organizations.organization_role', '=', 'OPERATOR')
+    .whereRef('members.organization_id', '=', 'role_assignments.organization_id')
+    .where('role_assignments.role', 'in', ['APPROVER', 'SUPERVISOR'])
+    .where('members.date_member_banned', 'is', null)
+    .orderBy('members.member_email')
+    .execute();
+  if (rows.length === 0) return [];
+  const target = (await loadTargets(tx, [organizationId])).get(organizationId)!;
+  const byMember = new Map<string, Approver & { roles: Assignment[] }>();
+  for (const r of rows) {
+    const entry = byMember.get(r.member_id) ?? { member_id: r.member_id, member_email: r.member_email, organization_id: r.organization_id, roles: [] };
+    entry.roles.push({ organization_id: r.organization_id, organization_role: r.organization_role, role: r.role, scope: r.scope });
+    byMember.set(r.member_id, entry);
+  }
+  return [...byMember.values()]
+    .filter((m) => can({ member_id: m.member_id, organization_id: m.organization_id, organization_role: 'OPERATOR', roles: m.roles } satisfies Actor, action, target))
+    .map(({ member_id, member_email, organization_id }) => ({ member_id, member_email, organization_id }));
+}
