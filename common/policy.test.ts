@@ -122,6 +122,10 @@ describe('policy: the operator\'s global actions and the rules beyond roles', ()
         expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'overview.admin')).toBe(false);
         expect(SCREENS.overview(actorWith('O', 'OPERATOR', role, scope))).toBe(true);
         expect(SCREENS.overview(actorWith('P', 'PARTNER', role, scope))).toBe(false);
+        // Settling approvals, the way to Pending Tasks (issue 34): the operator's APPROVER and SUPERVISOR only.
+        const approves = role === 'APPROVER' || role === 'SUPERVISOR';
+        expect(canGlobally(actorWith('O', 'OPERATOR', role, scope), 'approval.review'), `${role} ${scope}`).toBe(approves);
+        expect(canGlobally(actorWith('P', 'PARTNER', role, scope), 'approval.review')).toBe(false);
       }
     }
     expect(isOperatorStaff(null)).toBe(false);

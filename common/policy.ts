@@ -145,12 +145,25 @@ const GLOBAL_ACTIONS = {
     holdsAny(actor, ACTIONS['resource.toggleOrganization'], true) || canOnOperator(actor, 'resource.grant'),
   /** The overview across the organizations one reads (issue 12: "operator staff get the same"). */
   'overview.admin': (actor: Actor | null | undefined) => isOperatorStaff(actor),
+  /**
+   * Settle requests waiting for approval (issue 34): the operator's APPROVER and SUPERVISOR. They are told of
+   * approval work, land on Pending Tasks when some waits, and reach it from the header (docs/decisions.md).
+   */
+  'approval.review': (actor: Actor | null | undefined) =>
+    holdsAny(actor, [...new Set([...ACTIONS['certificate.approve'], ...ACTIONS['license.approve']])], true),
 } as const;
 
 export type GlobalAction = keyof typeof GLOBAL_ACTIONS;
 
 export function canGlobally(actor: Actor | null | undefined, action: GlobalAction): boolean {
   return GLOBAL_ACTIONS[action](actor);
+}
+
+export const GLOBAL_ACTION_NAMES = Object.keys(GLOBAL_ACTIONS) as [GlobalAction, ...GlobalAction[]];
+
+/** The global actions the actor may take: the profile's `abilities`, which the screens read. */
+export function globalAbilities(actor: Actor | null | undefined): GlobalAction[] {
+  return GLOBAL_ACTION_NAMES.filter((action) => canGlobally(actor, action));
 }
 
 /** Gates of the header and the admin sidebar (SPEC.md §2 "Layouts and navigation"). */

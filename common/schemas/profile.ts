@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORGANIZATION_ROLES, ROLES, SCOPES } from '../enums';
+import { GLOBAL_ACTION_NAMES } from '../policy';
 
 const assignmentSchema = z.object({
   organization_id: z.string(),
@@ -17,6 +18,8 @@ export const profileSchema = z.object({
   organization_name: z.string(),
   organization_role: z.enum(ORGANIZATION_ROLES),
   roles: z.array(assignmentSchema),
+  /** The global actions the caller may take (common/policy.ts GLOBAL_ACTIONS), e.g. approval.review. */
+  abilities: z.array(z.enum(GLOBAL_ACTION_NAMES)),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

@@ -40,6 +40,13 @@ describe.each(dialects)('sign-in and the shell API on %s', (dialect) => {
         organization_role: 'OPERATOR',
         roles: [{ organization_id: w.operator.id, role: 'SUPERVISOR', scope: 'COOPERATION' }],
       });
+      // The global abilities the screens read (issue 34: settling approvals leads to Pending Tasks).
+      expect(res.json().abilities).toContain('approval.review');
+    });
+
+    it("lists approval.review among an approver's abilities, not a customer administrator's", async () => {
+      expect((await t.call(w.approver.email, { method: 'GET', url: '/api/auth/callback' })).json().abilities).toContain('approval.review');
+      expect((await t.call(w.partnerAdmin.email, { method: 'GET', url: '/api/auth/callback' })).json().abilities).toEqual([]);
     });
 
     it('sends an unknown person to the unknown-organization screen', async () => {

@@ -10,8 +10,8 @@ import { Link, useLocation } from 'react-router';
 import { ActionIcon, Anchor, AppShell, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconDotsVertical, IconShieldCheck } from '@tabler/icons-react';
 import { SCREENS } from '../../common/policy';
-import { useActor } from '../lib/actor';
-import { PATHS } from '../lib/navigation';
+import { useAbility, useActor } from '../lib/actor';
+import { PATHS, PENDING_TASKS_PATH } from '../lib/navigation';
 import { useProfile } from '../lib/session';
 import { APP_TITLE } from '../components/usePageTitle';
 import { NoticeBell } from '../features/notices/components/NoticeBell';
@@ -27,10 +27,14 @@ interface HeaderLink {
 
 function useHeaderLinks(): HeaderLink[] {
   const actor = useActor();
+  const admin = SCREENS.admin(actor);
+  // Whoever settles approvals without the Admin link (an APPROVER) reaches Pending Tasks here (docs/decisions.md).
+  const pendingTasks = useAbility('approval.review') && !admin;
   return [
     { to: PATHS.home, label: 'Self-Service', section: PATHS.home },
     { to: PATHS.releaseNotes, label: 'Release Notes', section: PATHS.releaseNotes },
-    ...(SCREENS.admin(actor) ? [{ to: PATHS.admin, label: 'Admin', section: PATHS.admin, prefix: true }] : []),
+    ...(admin ? [{ to: PATHS.admin, label: 'Admin', section: PATHS.admin, prefix: true }] : []),
+    ...(pendingTasks ? [{ to: PENDING_TASKS_PATH, label: 'Pending Tasks', section: PATHS.admin, prefix: true }] : []),
     { to: PATHS.logout, label: 'Logout' },
   ];
 }

@@ -5,10 +5,10 @@
  */
 import { useMemo } from 'react';
 import { useParams } from 'react-router';
-import type { Action, Actor, Assignment } from '../../common/policy';
+import type { Action, Actor, Assignment, GlobalAction } from '../../common/policy';
 import type { Profile } from '../../common/schemas/profile';
 import type { Organization } from '../../common/schemas/organization';
-import { useCurrentOrganization, useSession } from './session';
+import { useCurrentOrganization, useProfile, useSession } from './session';
 
 function buildActor(profile: Profile | null, organization: Organization | null): Actor | null {
   if (!profile) return null;
@@ -53,4 +53,15 @@ export function useAllowedHere(action: Action): boolean {
   const { orgId } = useParams();
   const organization = useCurrentOrganization();
   return !!orgId && organization?.organization_id === orgId && allowedIn(organization, action);
+}
+
+/** Whether the signed-in member may take this global action: the profile's `abilities`, as the server computed them. */
+export function hasAbility(profile: Profile | null, action: GlobalAction): boolean {
+  // A profile stored before the abilities were sent has none: the next sign-in brings them.
+  const abilities: readonly GlobalAction[] | undefined = profile?.abilities;
+  return !!abilities?.includes(action);
+}
+
+export function useAbility(action: GlobalAction): boolean {
+  return hasAbility(useProfile(), action);
 }

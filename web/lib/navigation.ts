@@ -32,6 +32,9 @@ export const PATHS = {
   admin: '/admin',
 } as const;
 
+/** Pending Tasks (SPEC.md §2 admin routes): where people with approvals waiting land after sign-in. */
+export const PENDING_TASKS_PATH = `${PATHS.admin}/pending-tasks`;
+
 /** Route names an error body may give in `redirect` (SPEC.md §8). */
 const NAMED: Record<string, string> = {
   AuthWelcome: PATHS.authWelcome,

@@ -1,6 +1,7 @@
 /** The signed-in person's profile (GET /api/auth/callback) and the web app's public settings. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { profileSchema, clientSettingsSchema } from '../../../common/schemas/profile';
+import { globalAbilities } from '../../../common/policy';
 import { actorOf } from '../../auth/hook';
 import { clientSettingsOf } from '../../config';
 import { signIns } from '../../metrics';
@@ -29,6 +30,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (api) => {
         organization_name: actor.organization_name,
         organization_role: actor.organization_role,
         roles: actor.roles,
+        abilities: globalAbilities(actor),
       };
     },
   );

@@ -3,12 +3,14 @@ import type { ReactNode } from 'react';
 import { Alert } from '@mantine/core';
 import { SCREENS } from '../../../common/policy';
 import { Page } from '../../components/Page';
-import { useActor } from '../../lib/actor';
+import { useAbility, useActor } from '../../lib/actor';
 import type { AdminScreen } from './screens';
 
 export function AdminGate({ screen, children }: { screen: AdminScreen['screen']; children: ReactNode }) {
   const actor = useActor();
-  if (SCREENS[screen](actor)) return children;
+  // Pending Tasks also opens to whoever settles approvals (an APPROVER), outside the sidebar's gate (docs/decisions.md).
+  const reviews = useAbility('approval.review');
+  if (SCREENS[screen](actor) || (screen === 'pendingTasks' && reviews)) return children;
   return (
     <Page title="No access">
       <Alert color="orange" variant="light" title="This admin screen is not available to you">

@@ -1,7 +1,8 @@
 /**
  * Welcome's work (SPEC.md §2): `login` signs in (or finishes a sign-in), loads the member
- * profile, stores user and organization and goes to that organization's Certificates, or back
- * to the page the person first asked for; `logout` signs out at the provider.
+ * profile, stores user and organization and goes to that organization's Certificates (Pending Tasks
+ * for those who settle approvals while some wait, issue 34), or back to the page the person first
+ * asked for; `logout` signs out at the provider.
  */
 import { abilitiesOn, OBJECT_ACTIONS } from '../../../common/policy';
 import type { Organization } from '../../../common/schemas/organization';
@@ -10,7 +11,9 @@ import { getProfile } from '../../features/auth/api/get-profile';
 import { getOrganization } from '../../api/get-organization';
 import { ApiError, NetworkError } from '../../lib/api';
 import { dropUser, getUser, resetSignInAttempts, signIn, signOut, SignInLoopError } from '../../lib/auth';
-import { navigateTo, organizationPath, PATHS } from '../../lib/navigation';
+import { hasAbility } from '../../lib/actor';
+import { hasPendingApprovals } from '../../features/admin/pending/api/get-pending';
+import { navigateTo, organizationPath, PATHS, PENDING_TASKS_PATH } from '../../lib/navigation';
 import { queryClient } from '../../lib/query';
 import { AUTH_FAILED, session } from '../../lib/session';
 
@@ -59,14 +62,17 @@ async function loadMember(): Promise<Outcome> {
   // A different person may have signed in: nothing cached for the previous one survives.
   queryClient.clear();
   session.setProfile(profile);
+  // Whoever settles approvals lands on Pending Tasks while some wait (the server's ability, not a rule of ours).
+  const pendingWork = hasAbility(profile, 'approval.review') ? hasPendingApprovals() : Promise.resolve(false);
   const organization = await getOrganization(profile.organization_id, { quiet: true }).catch(() =>
     organizationOfProfile(profile),
   );
+  const landing = (await pendingWork) ? PENDING_TASKS_PATH : organizationPath(profile.organization_id);
   session.setOrganization(organization);
   session.setAuthError(null);
   session.setLoggedOut(false);
   resetSignInAttempts();
-  navigateTo(session.takeReturnUrl() ?? organizationPath(profile.organization_id), { replace: true });
+  navigateTo(session.takeReturnUrl() ?? landing, { replace: true });
   return 'left';
 }
 

@@ -36,3 +36,13 @@ const pendingQueryOptions = (kind: PendingKind, page: PendingPage) =>
 export function usePending(kind: PendingKind, page: PendingPage) {
   return useQuery(pendingQueryOptions(kind, page));
 }
+
+/** Whether any certificate or license waits for the caller's approval (the landing after sign-in); no on failure. */
+export async function hasPendingApprovals(): Promise<boolean> {
+  try {
+    const pending = await api<Pending>('/api/approve', { query: { certificatesOffset: 0, licensesOffset: 0, limit: 1 }, quiet: true });
+    return pending.certificates_total + pending.licenses_total > 0;
+  } catch {
+    return false; // the landing falls back to the organization's Certificates, where any failure shows again
+  }
+}
