@@ -154,10 +154,20 @@ async function openKeptSession(page: Page, email: string): Promise<boolean> {
 export async function signInToCertificates(page: Page, email: string, options: { fresh?: boolean } = {}) {
   const kept = !options.fresh && (await openKeptSession(page, email));
   if (!kept) await signIn(page, email);
-  await expect(page).toHaveURL(/\/organizations\/[^/]+\/certificates$/, { timeout: SIGN_IN_TIMEOUT });
+  // Staff who settle approvals land on Pending Tasks while some wait (issue 34): from there, their Certificates.
+  await expect(page).toHaveURL(new RegExp(`${CERTIFICATES_URL.source}|${PENDING_TASKS_URL.source}`), { timeout: SIGN_IN_TIMEOUT });
+  if (PENDING_TASKS_URL.test(page.url())) {
+    await expect(page.getByRole('heading', { level: 1, name: 'Pending Tasks' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
+    const profile = await page.evaluate(() => JSON.parse(window.localStorage.getItem('portal.user') ?? 'null') as { organization_id: string } | null);
+    await page.goto(`/organizations/${profile!.organization_id}/certificates`);
+  }
+  await expect(page).toHaveURL(CERTIFICATES_URL, { timeout: SIGN_IN_TIMEOUT });
   await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   if (!kept && !options.fresh) signedIn.set(`${new URL(page.url()).origin} ${email}`, await page.context().storageState());
 }
+
+const CERTIFICATES_URL = /\/organizations\/[^/]+\/certificates$/;
+export const PENDING_TASKS_URL = /\/admin\/pending-tasks$/;
 
 /** The access token oidc-client-ts keeps in localStorage under oidc.user:<authority>:<client_id>. */
 async function accessTokenOf(page: Page): Promise<string> {

@@ -1,6 +1,8 @@
 /**
  * Fans the outbox's events out (issue 13): for each event, in one transaction, the notices of the
- * members its organization's rules name, one mail to them and the extra addresses, and one
+ * members its organization's rules name and, for approval work, of the operator's approvers
+ * (approvers.ts, issue 34), one mail to them and the extra addresses (the approvers' by their own
+ * rules), and one
  * delivery per active webhook endpoint that subscribes to it; then the event is stamped
  * dispatched. A crash before the commit leaves the event waiting, after it leaves nothing to do:
  * each event is fanned out exactly once. Several instances take different events (SKIP LOCKED).
