@@ -22,7 +22,8 @@ const ISSUER = 'issuer@contoso.example';
 let serial = 0;
 
 describe.each(dialects)('approval work on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  // Webhook endpoints on 127.0.0.1 may be registered (none is called: the deliveries are only queued here).
+  const t = useTestApp(dialect, { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
   /** The notices of these people about one object, by address. */
   async function noticesAbout(subjectId: string, type: string) {
@@ -92,6 +93,19 @@ describe.each(dialects)('approval work on %s', (dialect) => {
     const toStaff = mails.filter((m) => m.organization_id === t.org.operator);
     expect(toStaff.map((m) => (JSON.parse(m.recipients) as string[]).sort())).toEqual([[APPROVER, SUPERVISOR]]);
     expect(mails.filter((m) => m.organization_id === t.org.contoso).flatMap((m) => JSON.parse(m.recipients) as string[])).not.toContain(APPROVER);
+  });
+
+  it("queues approval work of every organization for the operator's webhook endpoints that subscribe to it, and nothing else", async () => {
+    const events = ['certificate.uploaded', 'certificate.approved'];
+    const created = await t.call(SUPERVISOR, { method: 'POST', url: `/api/organizations/${t.org.operator}/webhooks`, payload: { url: `http://127.0.0.1:9/approvals-${dialect}`, events, description: 'approvals' } });
+    expect(created.statusCode).toBe(201);
+    const endpointId = created.json().endpoint.endpoint_id as string;
+    const dn = await upload();
+    expect((await t.call(APPROVER, { method: 'POST', url: `/api/approve/${encodeURIComponent(dn)}` })).statusCode).toBe(204);
+    await dispatchEvents(t.db, t.clock.now(), OPTIONS);
+    const deliveries = await t.db.selectFrom('webhook_deliveries').select(['event_type', 'subject_key']).where('endpoint_id', '=', endpointId).execute();
+    // The upload waits for the operator; the approval is the customer's business (its own endpoints).
+    expect(deliveries).toEqual([{ event_type: 'certificate.uploaded', subject_key: `certificate:${dn}` }]);
   });
 
   it('leaves out a banned approver', async () => {

@@ -17,6 +17,16 @@ const APPROVAL_WORK: Partial<Record<EventType, Action>> = {
   'license.approval_waiting': 'license.approve',
 };
 
+/**
+ * The operator organization when the event is approval work: its webhook endpoints receive approval work of every
+ * organization (the operator reads them all), as its approvers are told of it. Null for other events.
+ */
+export async function approvalWorkOperator(tx: Tx, type: EventType): Promise<string | null> {
+  if (!APPROVAL_WORK[type]) return null;
+  const row = await tx.selectFrom('organizations').select('organization_id').where('organization_role', '=', 'OPERATOR').executeTakeFirst();
+  return row?.organization_id ?? null;
+}
+
 export interface Approver {
   member_id: string;
   member_email: string;

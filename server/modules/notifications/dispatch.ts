@@ -2,9 +2,8 @@
  * Fans the outbox's events out (issue 13): for each event, in one transaction, the notices of the
  * members its organization's rules name and, for approval work, of the operator's approvers
  * (approvers.ts, issue 34), one mail to them and the extra addresses (the approvers' by their own
- * rules), and one
- * delivery per active webhook endpoint that subscribes to it; then the event is stamped
- * dispatched. A crash before the commit leaves the event waiting, after it leaves nothing to do:
+ * rules), and one delivery per active webhook endpoint that subscribes to it (approval work: the
+ * operator's endpoints too); then the event is stamped dispatched. A crash before the commit leaves the event waiting, after it leaves nothing to do:
  * each event is fanned out exactly once. Several instances take different events (SKIP LOCKED).
  */
 import { randomUUID } from 'node:crypto';
@@ -12,7 +11,7 @@ import { sql } from 'kysely';
 import { EVENT_LABELS, type EventType } from '../../../common/events';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
-import { approversOf, type Approver } from './approvers';
+import { approvalWorkOperator, approversOf, type Approver } from './approvers';
 import { domainOf, settingsOf, trustedDomainsOf } from './settings';
 
 export interface DispatchOptions {
@@ -125,8 +124,10 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
       }
     }
     if (options.mail && approvers.length) await mailApprovers(tx, event, approvers, now, options);
+    const operator = await approvalWorkOperator(tx, type);
+    const owners = [...new Set([event.organization_id, ...(operator ? [operator] : [])])];
     const endpoints = await tx.selectFrom('webhook_endpoints').select(['endpoint_id', 'events'])
-      .where('organization_id', '=', event.organization_id).where('active', '=', 1).execute();
+      .where('organization_id', 'in', owners).where('active', '=', 1).execute();
     const subscribed = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));
     if (subscribed.length) {
       // Standard Webhooks' payload: type, timestamp, data; the same bytes on every attempt.
