@@ -6,8 +6,9 @@
  */
 import { can, type Action, type Actor, type Assignment } from '../../../common/policy';
 import type { EventType } from '../../../common/events';
-import { loadTargets } from '../../access/tree';
+import { loadTarget } from '../../access/tree';
 import type { Tx } from '../../db/database';
+import { HttpError } from '../../errors';
 
 /** The events that are approval work, with the action that settles it. */
 const APPROVAL_WORK: Partial<Record<EventType, Action>> = {
@@ -49,7 +50,12 @@ export async function approversOf(tx: Tx, type: EventType, organizationId: strin
     .orderBy('members.member_email')
     .execute();
   if (rows.length === 0) return [];
-  const target = (await loadTargets(tx, [organizationId])).get(organizationId)!;
+  // Its chain of parents alone (not the whole parent map); an organization removed since has nobody to approve for.
+  const target = await loadTarget(tx, organizationId).catch((error: unknown) => {
+    if (error instanceof HttpError && error.statusCode === 404) return null;
+    throw error;
+  });
+  if (!target) return [];
   const byMember = new Map<string, Approver & { roles: Assignment[] }>();
   for (const r of rows) {
     const entry = byMember.get(r.member_id) ?? { member_id: r.member_id, member_email: r.member_email, organization_id: r.organization_id, roles: [] };
