@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import { createLocalJWKSet } from 'jose';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { trustProxyOption, type Config } from './config';
-import type { Db } from './db/database';
+import { databaseHealth, type Db } from './db/database';
 import { createVerifier, discoverVerifier, type TokenVerifier } from './auth/tokens';
 import { loadProviderKeys } from './auth/idp/keys';
 import { registerAuth } from './auth/hook';
@@ -101,6 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(keepingValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
+  // A lost database and its return are logged by the app: one line each (db/health.ts).
+  databaseHealth(db).log = app.log;
   app.decorate('config', config);
   app.decorate('now', options.now ?? (() => new Date()));
   // The master secret lives in this process only (DECISIONS.md "Master secret").

@@ -6,11 +6,20 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { ClientSettings } from '../common/schemas/profile';
 import { DEFAULT_CLAIMS, type ClaimMapping } from './auth/claims';
+import type { DatabaseTimeouts } from './db/pg-pool';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** Milliseconds, 0 for no limit, at most an hour; unset or empty: the default. */
+const milliseconds = (fallback: number) => z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined)
+  .pipe(z.coerce.number<string | undefined>({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds')
+    .min(0, 'must be 0 (no limit) or more').max(3_600_000, 'must be at most 3600000 (an hour)').default(fallback));
 
 /** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -93,6 +102,10 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    // PostgreSQL's limits (db/pg-pool.ts): a lost or frozen database fails a request within seconds.
+    DATABASE_CONNECT_TIMEOUT_MS: milliseconds(5_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(5_000),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds(10_000),
     OIDC_ISSUER: z.string().url().optional().or(z.literal('').transform(() => undefined)),
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_AUDIENCE: z.string().optional(),
@@ -158,6 +171,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl?: string;
+  /** PostgreSQL: connect, statement and idle-in-transaction limits (SQLite waits 5 s for a lock, fixed). */
+  databaseTimeouts: DatabaseTimeouts;
   oidc: {
     builtIn: boolean;
     issuer: string;
@@ -223,6 +238,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    databaseTimeouts: {
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     oidc: {
       builtIn,
       issuer: env.OIDC_ISSUER ?? `${publicUrl}/oidc`,

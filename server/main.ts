@@ -28,7 +28,7 @@ async function main() {
   const db = openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: path.join(config.dataDir, 'portal.db'),
-    onConnectionError: (error) => log.warn(`database connection lost (the pool reconnects): ${describeError(error)}`),
+    timeouts: config.databaseTimeouts,
   });
 
   // Graceful shutdown on SIGTERM (docker stop, systemd, Kubernetes) and SIGINT (Ctrl-C; npm passes it on too, so it

@@ -12,6 +12,10 @@ import {
 } from 'kysely';
 import type { Database } from './schema';
 import { pgModule } from './pg';
+import { DatabaseHealth } from './health';
+import { watchedPool, type DatabaseTimeouts } from './pg-pool';
+
+export type { DatabaseTimeouts };
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -22,10 +26,13 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** SQLite file; ':memory:' for throw-away databases. */
   sqliteFile?: string;
-  /** Told of errors on idle PostgreSQL connections (a restart, a dropped socket); the pool replaces them. */
-  onConnectionError?: (error: Error) => void;
   /** PostgreSQL connections at most (10). */
   poolSize?: number;
+  /**
+   * PostgreSQL's limits (config.ts, DATABASE_*_TIMEOUT_MS): the portal passes them; scripts and tests
+   * that load data in bulk open without.
+   */
+  timeouts?: DatabaseTimeouts;
 }
 
 /** The connection use of a database: for PostgreSQL its pool's, for SQLite its one connection. */
@@ -39,6 +46,22 @@ const pools = new WeakMap<object, () => PoolUse>();
 export function poolUse(db: Queryable): PoolUse {
   // SQLite: one connection, its statements synchronous: at any scrape it is idle (a busy one shows as event-loop delay).
   return pools.get(db)?.() ?? { total: 1, idle: 1, waiting: 0 };
+}
+
+const healths = new WeakMap<object, DatabaseHealth>();
+
+/** Whether the database answers, as its statements find out (db/health.ts); one per opened database. */
+export function databaseHealth(db: Queryable): DatabaseHealth {
+  let health = healths.get(db);
+  if (!health) healths.set(db, (health = new DatabaseHealth()));
+  return health;
+}
+
+const timeoutsOf = new WeakMap<object, DatabaseTimeouts>();
+
+/** The limits the database was opened with (a connection of its own, such as export-epoch.ts's LISTEN, keeps them too). */
+export function databaseTimeouts(db: Queryable): DatabaseTimeouts | undefined {
+  return timeoutsOf.get(db);
 }
 
 /** Where each open database lives, so a worker thread can open its own connection to it. */
@@ -97,7 +120,10 @@ function mayWrite(node: RootOperationNode): boolean {
 }
 
 export function openDatabase(options: DatabaseOptions): Db {
-  const { db, use, readRows: reader, marker } = connect(options);
+  const health = new DatabaseHealth();
+  const { db, use, readRows: reader, marker } = connect(options, health);
+  healths.set(db, health);
+  if (options.timeouts) timeoutsOf.set(db, options.timeouts);
   writeMarkers.set(db, marker);
   if (use) pools.set(db, use);
   rowsReaders.set(db, reader);
@@ -108,19 +134,11 @@ export function openDatabase(options: DatabaseOptions): Db {
 
 const DEFAULT_SQLITE_FILE = './data/portal.db';
 
-function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionError, poolSize = 10 }: DatabaseOptions): { db: Db; use?: () => PoolUse; readRows: RowsReader; marker: WriteMarker } {
+function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10, timeouts }: DatabaseOptions, health: DatabaseHealth): { db: Db; use?: () => PoolUse; readRows: RowsReader; marker: WriteMarker } {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
-    const pg = pgModule();
-    pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-    // Without a listener, an idle connection that the server closes is an uncaught error that
-    // ends the process; the pool drops that connection and opens a new one when next needed.
-    pool.on('error', (error) => onConnectionError?.(error));
-    // The pool listens for errors of idle connections only: one lost while checked out (a statement
-    // under way when the server went away) would end the process. Its statement fails with the error.
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    const use = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    pgModule().types.setTypeParser(20, (v) => Number(v));
+    const pool = watchedPool(databaseUrl, poolSize, timeouts, health);
     // A named statement: PostgreSQL parses and plans it once per connection.
     const names = new Map<string, { name: string; text: string }>();
     const readRows: RowsReader = async (text, values) => {
@@ -129,10 +147,10 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
         let n = 0;
         names.set(text, (named = { name: `rows_${names.size}`, text: text.replace(/\?/g, () => `$${++n}`) }));
       }
-      return (await pool.query({ ...named, values: [...values] })).rows;
+      return pool.rows(named, [...values]);
     };
     const marker = new WriteMarker();
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [marker] }), use, readRows, marker };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool.dialectPool }), plugins: [marker] }), use: pool.use, readRows, marker };
   }
   if (sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
   const sqlite = new SQLite(sqliteFile);
@@ -140,6 +158,7 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, onConnectionEr
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
+  // A write of another process (a backup, the sqlite3 shell) is waited for this long; then SQLITE_BUSY, a 503 (db/health.ts).
   sqlite.pragma('busy_timeout = 5000');
   // 4 MB of SQLite's own page cache instead of better-sqlite3's 16 MB: the operating system caches the file
   // anyway, and the answers read most are kept by the portal (http/kept-answers.ts), so a miss here

@@ -11,7 +11,7 @@
  * connected, or lost), every poll reads the database, as before.
  */
 import type pg from 'pg';
-import { databaseLocation, lastWriteAt, readRows, type Db, type Queryable } from './database';
+import { databaseLocation, databaseTimeouts, lastWriteAt, readRows, type Db, type Queryable } from './database';
 import { pgModule } from './pg';
 
 const WRITE_WINDOW_MS = 2_000;
@@ -81,8 +81,9 @@ function watching(db: Db): Watch | undefined {
 }
 
 function listen(db: Db, watch: Watch, url: string): void {
-  // keepAlive: a connection lost without a word (a dropped network path) is noticed and replaced.
-  const client = new (pgModule().Client)({ connectionString: url, keepAlive: true });
+  // keepAlive: a connection lost without a word (a dropped network path) is noticed and replaced; a connection
+  // attempt to a frozen server is given up after the portal's connect timeout and tried again.
+  const client = new (pgModule().Client)({ connectionString: url, keepAlive: true, connectionTimeoutMillis: databaseTimeouts(db)?.connectMs || undefined });
   watch.client = client;
   watch.notified = 0;
   const lost = () => {

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { isPostgres, type Db } from './database';
+import { withoutStatementLimits } from './pg-pool';
 import * as initial from './migrations/20261121_0001_initial';
 import * as licenseNames from './migrations/20261121_0002_license_names';
 import * as journalSearch from './migrations/20261122_0003_journal_search';
@@ -79,6 +80,9 @@ export class MigrationError extends Error {}
  * running the migrations (PostgresAdapter.acquireMigrationLock); this one also covers the seed,
  * which checks for an empty database and must not run twice. A process that dies drops its
  * connection and with it the lock. SQLite serves one instance only: no lock.
+ *
+ * On connections without the statement limits (db/pg-pool.ts): an index on a large table, or the
+ * wait for another instance's migrations, takes longer than a request may.
  */
 export async function migrateOnce(db: Db, after?: () => Promise<unknown>): Promise<void> {
   if (!isPostgres(db)) {
@@ -86,7 +90,7 @@ export async function migrateOnce(db: Db, after?: () => Promise<unknown>): Promi
     await after?.();
     return;
   }
-  await db.connection().execute(async (connection) => {
+  await withoutStatementLimits(() => db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtext('customer-portal:migrate'))`.execute(connection);
     try {
       await migrateToLatest(db);
@@ -94,5 +98,5 @@ export async function migrateOnce(db: Db, after?: () => Promise<unknown>): Promi
     } finally {
       await sql`select pg_advisory_unlock(hashtext('customer-portal:migrate'))`.execute(connection).catch(() => undefined);
     }
-  });
+  }));
 }

@@ -5,7 +5,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../errors';
+import { databaseHealth } from '../db/database';
 import { errorBodySchema, type ErrorBody } from '../../common/schemas/error';
+
+/** Seconds a client is asked to wait before trying again (Retry-After): while starting, and while the database does not answer. */
+export const RETRY_AFTER_SECONDS = 5;
+
+const DATABASE_MESSAGES = {
+  unreachable: 'The portal cannot reach its database at the moment. Please try again in a moment.',
+  busy: 'The database is too busy to answer right now. Please try again in a moment.',
+} as const;
 
 /** The one error body, defined in common/ for the web app too; the OpenAPI document's `Error` (http/openapi.ts). */
 export { errorBodySchema };
@@ -54,6 +63,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   const clash = databaseConflict(error);
   if (clash) return reply.status(409).send({ message: clash, severity: 'WARNING' } satisfies ErrorBody);
+  // A lost, frozen or overloaded database: 503 as while starting, no stack per request; the outage is
+  // logged once by the database's health (db/health.ts).
+  const failure = request.server.db ? databaseHealth(request.server.db).failureOf(error) : undefined;
+  if (failure) {
+    return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send({ message: DATABASE_MESSAGES[failure], severity: 'ERROR' } satisfies ErrorBody);
+  }
   const status = error.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');

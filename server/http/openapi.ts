@@ -5,7 +5,8 @@
  * - the bearer scheme, on every route but the public ones (`config.auth: 'public'`);
  * - the error responses with the one error body (http/error-handler.ts), by what the route takes:
  *   400 when it reads input, 401 and 403 when it needs a token, 404 when its path names something,
- *   409 for a change, 413 and 415 when it reads a body, 429 when it is rate limited, 500 always.
+ *   409 for a change, 413 and 415 when it reads a body, 429 when it is rate limited, 500 always,
+ *   503 when it reads the database (every route that needs a token: the database lost or busy).
  *   They are added to the route's own response schemas, so the serializer holds error bodies to
  *   the shape the document shows;
  * - 304 and ETag for routes that answer If-None-Match (`config.etag`).
@@ -36,7 +37,7 @@ const ERRORS = {
   415: ['UnsupportedMediaType', 'The body has a content type the route does not read.'],
   429: ['TooManyRequests', 'Too many calls in a minute from this client; try again later.'],
   500: ['InternalServerError', 'Something went wrong on the server; the details are in its log, not here.'],
-  503: ['ServiceUnavailable', 'The master secret is not provided yet: keys and tokens cannot be made or checked.'],
+  503: ['ServiceUnavailable', 'Not now: the portal is starting or cannot reach its database (try again after Retry-After), or the master secret is not provided yet (keys and tokens cannot be made or checked).'],
 } as const satisfies Record<number, readonly [string, string]>;
 type ErrorStatus = keyof typeof ERRORS;
 
@@ -56,6 +57,8 @@ function errorStatuses(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | '
   if (schema.body) statuses.push(413, 415);
   if (route.config?.rateLimit) statuses.push(429);
   statuses.push(500);
+  // Signing in reads the member from the database: lost or too busy, the answer is 503 with Retry-After.
+  if (signedIn) statuses.push(503);
   return statuses;
 }
 
@@ -85,6 +88,7 @@ type Document = {
 const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'Done: no content' };
 
 const ETAG = { type: 'string', description: 'The version of the content: send it back in If-None-Match.' };
+const RETRY_AFTER = { description: 'Seconds to wait before trying again (starting, or the database lost or busy).', schema: { type: 'integer', minimum: 1 } };
 const TOTAL = { type: 'integer', description: 'How many items match the query in all (SPEC.md §7): the list pages by offset and limit.' };
 const CHANGES = {
   type: 'string',
@@ -100,7 +104,11 @@ function finish(document: Document): Document {
   delete errorSchema.$schema;
   const responses: Record<string, unknown> = {};
   for (const [status, [name, description]] of Object.entries(ERRORS)) {
-    responses[name] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    responses[name] = {
+      description,
+      ...(status === '503' ? { headers: { 'retry-after': RETRY_AFTER } } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
     for (const operations of Object.values(document.paths)) {
       for (const operation of Object.values(operations)) {
         if (operation.responses?.[status]) operation.responses[status] = { $ref: `#/components/responses/${name}` };

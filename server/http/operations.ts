@@ -11,6 +11,7 @@ import client from 'prom-client';
 import { poolUse } from '../db/database';
 import { describeError } from '../startup';
 import { processRegistry } from '../metrics';
+import { RETRY_AFTER_SECONDS } from './error-handler';
 
 const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -89,20 +90,15 @@ export function registerOperations(app: FastifyInstance): void {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  // Ready while the database answers. Losing it is logged once at warn (and its return at info),
-  // not at every probe: a load balancer asks every few seconds.
-  let unreachable = false;
-  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+  // Ready while the database answers. Losing it and its return are logged once each by the database's
+  // health (db/health.ts), not at every probe: a load balancer asks every few seconds.
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await withTimeout(sql`select 1`.execute(app.db), READY_TIMEOUT_MS);
-      if (unreachable) request.log.info('database reachable again');
-      unreachable = false;
       return { status: 'ready' };
     } catch (error) {
       const reason = `database unreachable: ${describeError(error)}`;
-      if (!unreachable) request.log.warn(reason);
-      unreachable = true;
-      return reply.status(503).header('retry-after', 5).send({ status: 'not ready', reason });
+      return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send({ status: 'not ready', reason });
     }
   });
   // Per-organization series tell who the customers are: with METRICS_TOKEN set, only its holder scrapes.

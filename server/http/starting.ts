@@ -11,10 +11,8 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastif
 import type { Config } from '../config';
 import type { Readiness } from '../startup';
 import { loggerOptions } from './logging';
+import { RETRY_AFTER_SECONDS } from './error-handler';
 import type { ErrorBody } from '../../common/schemas/error';
-
-/** Seconds a client is asked to wait before trying again (Retry-After). */
-const RETRY_AFTER_SECONDS = 5;
 
 export interface StartingServer {
   /** Answers until the hand over; its logger is the one of the start-up. */

@@ -113,13 +113,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the errors each route can give', () => {
-    expect(statuses('POST /api/organizations')).toEqual(['201', '400', '401', '403', '409', '413', '415', '500']);
-    expect(statuses('GET /api/organizations/{id}')).toEqual(['200', '400', '401', '403', '404', '500']);
-    expect(statuses('GET /api/auth/callback')).toEqual(['200', '401', '403', '429', '500']);
-    expect(statuses('POST /api/admin/mastersecret')).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '500']);
+    expect(statuses('POST /api/organizations')).toEqual(['201', '400', '401', '403', '409', '413', '415', '500', '503']);
+    expect(statuses('GET /api/organizations/{id}')).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    expect(statuses('GET /api/auth/callback')).toEqual(['200', '401', '403', '429', '500', '503']);
+    expect(statuses('POST /api/admin/mastersecret')).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
     expect(statuses('GET /api/licenses/{id}/license-key')).toEqual(['200', '400', '401', '403', '404', '409', '500', '503']);
     expect(statuses('GET /api/config')).toEqual(['200', '500']);
     expect(operation('GET /api/licenses/{id}/license-key').responses['409'].$ref).toBe('#/components/responses/Conflict');
+    // Every route that signs the caller in reads the database: lost or busy, it answers 503 with Retry-After.
+    for (const { key, op } of operations().filter((o) => o.op.security === undefined)) expect(op.responses['503'], key).toBeDefined();
+    expect(doc.components.responses?.ServiceUnavailable).toMatchObject({ headers: { 'retry-after': { schema: { type: 'integer' } } } });
   });
 
   it('answers errors with the body the document describes', async () => {

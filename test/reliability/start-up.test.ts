@@ -8,7 +8,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -20,6 +19,7 @@ import { migrateToLatest, migrator } from '../../server/db/migrate';
 import { signToken } from '../support/test-app';
 import { testDialects } from '../support/databases';
 import { freePort, waitFor } from '../support/processes';
+import { tcpProxy } from '../support/tcp-proxy';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const postgres = (await testDialects()).includes('postgres');
@@ -72,36 +72,6 @@ function startPortal(env: Record<string, string>): Promise<Portal> {
   });
 }
 
-/** A TCP proxy on a port of its own to 127.0.0.1:`target`, started and stopped at will (a database that comes and goes). */
-async function tcpProxy(target: number) {
-  const port = await freePort();
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  const proxy = {
-    port,
-    start: () => new Promise<void>((resolve) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(target, '127.0.0.1');
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on('close', () => sockets.delete(s));
-          s.on('error', () => s.destroy());
-        }
-        client.pipe(upstream).pipe(client);
-      }).listen(port, '127.0.0.1', () => resolve());
-    }),
-    /** Closes the port and every connection through it, as a database that went away. */
-    stop: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      if (!server) return resolve();
-      server.close(() => resolve());
-      server = undefined;
-    }),
-  };
-  cleanups.push(proxy.stop);
-  return proxy;
-}
-
 async function freshDatabase(): Promise<string> {
   const name = `startup_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -141,7 +111,9 @@ const untilWarned = (portal: Portal, message: RegExp, what: string) => until(asy
 describe.runIf(postgres)('start-up against a PostgreSQL that is not there yet', () => {
   it('answers /healthz, reports the reason on /readyz, becomes ready when the database answers, and warns when it goes away', async () => {
     const databaseUrl = new URL(await freshDatabase());
+    // A database that comes and goes.
     const proxy = await tcpProxy(Number(new URL(ADMIN_URL).port || 5432));
+    cleanups.push(proxy.stop);
     databaseUrl.port = String(proxy.port);
     databaseUrl.password = 'not-logged-anywhere';
     const portal = await startPortal({ DATABASE_URL: databaseUrl.toString() });
@@ -168,14 +140,23 @@ describe.runIf(postgres)('start-up against a PostgreSQL that is not there yet', 
     for (const path of ['/healthz', '/readyz', '/metrics', '/api/config', '/api/organizations']) await fetch(`${portal.url}${path}`);
     expect(warnings(portal, healthyFrom)).toEqual([]);
 
-    // The database goes away while running: not ready, said at warn; back: ready again.
+    // The database goes away while running: not ready, the API 503 with Retry-After as while starting, said once at
+    // warn (test/reliability/database-loss.test.ts has the rest); back: ready again, said once.
+    const direct = openDatabase({ databaseUrl: databaseUrl.toString().replace(`:${proxy.port}`, `:${new URL(ADMIN_URL).port || 5432}`) });
+    const token = await signToken(direct, { email: 'someone@example.com', email_verified: true }, { issuer: `${portal.url}/oidc` });
+    await direct.destroy();
     await proxy.stop();
     const down = await get(`${portal.url}/readyz`);
     expect(down.status).toBe(503);
     expect(down.body?.reason).toMatch(/^database unreachable: /);
-    await until(async () => warnings(portal, healthyFrom).some((l) => /database/.test(l.msg)), 10_000, 'a warning of the lost database');
+    const refused = await fetch(`${portal.url}/api/organizations`, { headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    await untilWarned(portal, /^database unreachable: /, 'a warning of the lost database');
     await proxy.start();
     await waitFor(`${portal.url}/readyz`, 30_000);
+    await untilWarned(portal, /^database reachable again after \d+ s$/, 'a line of its return');
+    expect(warnings(portal, healthyFrom).map((l) => l.msg.split(':')[0].split(' after')[0])).toEqual(['database unreachable', 'database reachable again']);
     expect(portal.raw()).not.toContain('not-logged-anywhere');
   }, 120_000);
 

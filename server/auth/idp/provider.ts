@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Configuration, Interaction, errors as ProviderErrors } from 'oidc-provider';
 import type { Config } from '../../config';
-import type { Db } from '../../db/database';
+import { databaseHealth, type Db } from '../../db/database';
 import type { AccountRow } from '../../db/schema';
 import { KyselyAdapter } from './adapter';
 import { loadProviderKeys } from './keys';
@@ -177,8 +177,11 @@ async function createProvider(app: FastifyInstance): Promise<Loaded> {
   // Behind a TLS-terminating proxy the issuer is https while the socket is not: X-Forwarded-Proto
   // is believed when proxies are configured (TRUST_PROXY), as Fastify believes X-Forwarded-For.
   provider.proxy = config.trustProxy !== false;
-  // The provider turns its own failures into an error page; the log is where operators see them.
-  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'built-in identity provider error'));
+  // The provider turns its own failures into an error page; the log is where operators see them. A lost
+  // database is logged once for the whole outage (db/health.ts), not with a stack per sign-in.
+  provider.on('server_error', (_ctx, error) => {
+    if (!databaseHealth(db).failureOf(error)) app.log.error({ err: error }, 'built-in identity provider error');
+  });
   return { provider, errors, callback: provider.callback() };
 }
 

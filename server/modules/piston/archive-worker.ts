@@ -67,8 +67,8 @@ process.on('message', (request: BuildRequest) => {
   queue = queue.then(async () => {
     try {
       if (!archive) {
-        // An idle connection the server drops is replaced by the pool when next needed.
-        db = openDatabase({ ...request.location, poolSize: 2, onConnectionError: () => {} });
+        // An idle connection the server drops is replaced by the pool when next needed (db/pg-pool.ts).
+        db = openDatabase({ ...request.location, poolSize: 2 });
         archive = new CertsArchive(db);
       }
       if (request.seed) await restoreFrom(request.seed);
