@@ -200,7 +200,7 @@ export interface Config {
     /** Webhook endpoints on loopback and private addresses are allowed (tests, closed networks). */
     allowPrivateWebhooks: boolean;
   };
-  /** Bearer token /metrics asks for; none: /metrics is open. */
+  /** Bearer token /metrics asks for; none: /metrics is open, except in production, where it is off (http/operations.ts). */
   metricsToken?: string;
   /** How long requests in flight may take to finish after SIGTERM or SIGINT, in milliseconds (server/main.ts). */
   shutdownGraceMs: number;

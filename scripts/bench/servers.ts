@@ -5,6 +5,7 @@
  * from /metrics (prom-client's `nodejs_eventloop_lag_p99_seconds`, reset by every scrape).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,10 @@ async function waitUntilAnswering(url: string, timeoutMs: number): Promise<boole
 }
 
 /** The portal's own settings are given explicitly; none leaks in from the caller's environment. */
-const PORTAL_VARIABLES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|SEED_DEMO|OIDC_.*|MASTER_SECRET_FILE|LOG_LEVEL|TRUST_PROXY|WEB_ROOT)$/;
+const PORTAL_VARIABLES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|DATABASE_.*_TIMEOUT_MS|SEED_DEMO|OIDC_.*|MASTER_SECRET_FILE|LOG_LEVEL|TRUST_PROXY|WEB_ROOT|METRICS_TOKEN)$/;
+
+/** The scrape token of the portals this run starts: production serves /metrics only with one (docs/decisions.md "Start-up and metrics"). */
+const METRICS_TOKEN = randomBytes(24).toString('base64url');
 
 async function startProcess(args: string[], port: number, env: Record<string, string>, readyPath: string, timeoutMs: number): Promise<ServerProcess> {
   const script = path.relative(ROOT, args[args.length - 1]);
@@ -113,6 +117,7 @@ export async function startPortal(port: number, databaseEnv: Record<string, stri
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     // No LOG_LEVEL: production's default (info), one line per request, as `npm start` logs.
     SEED_DEMO: 'false',
+    METRICS_TOKEN,
   }, '/readyz', 120_000);
 }
 
@@ -208,7 +213,8 @@ export interface PortalMetrics {
 /** Reads /metrics; null when it did not answer within `timeoutMs`. */
 export async function scrapeMetrics(url: string, timeoutMs = 120_000): Promise<PortalMetrics | null> {
   try {
-    const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
     const text = await response.text();
     const value = (name: string) => {
       const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, 'm').exec(text);

@@ -56,6 +56,9 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
 
 const NEWLINE = Buffer.from('\n');
 
+const METRICS_OFF = '/metrics is off: NODE_ENV=production without METRICS_TOKEN (its series name customers by organization id); '
+  + 'set METRICS_TOKEN (16+ characters) and scrape with Authorization: Bearer <token>';
+
 export function registerOperations(app: FastifyInstance): void {
   // This app's requests and pool; the process's own metrics are served with them.
   const registry = new client.Registry();
@@ -101,8 +104,12 @@ export function registerOperations(app: FastifyInstance): void {
       return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send({ status: 'not ready', reason });
     }
   });
-  // Per-organization series tell who the customers are: with METRICS_TOKEN set, only its holder scrapes.
+  // Per-organization series tell who the customers are: with METRICS_TOKEN set, only its holder scrapes; in
+  // production without it nobody does, and the start says how to turn them on (docs/decisions.md "Start-up and metrics").
+  const off = app.config.env === 'production' && !app.config.metricsToken;
+  if (off) app.log.warn(METRICS_OFF);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (off) return reply.status(404).send({ status: 'off', reason: METRICS_OFF });
     if (!mayScrape(request, app.config.metricsToken)) {
       return reply.status(401).header('www-authenticate', 'Bearer realm="metrics"').send({ status: 'unauthorized', reason: 'METRICS_TOKEN is set: send it as a bearer token' });
     }

@@ -1,7 +1,8 @@
 /**
  * The alerting gauges of /metrics (issue 13 item 6) on both engines, at the injected clock: per
  * organization id, what expires within 7 and 30 days, expired unacknowledged, approvals waiting
- * and the oldest one's age; and /metrics closed to anyone without METRICS_TOKEN once it is set.
+ * and the oldest one's age; and /metrics closed to anyone without METRICS_TOKEN once it is set,
+ * and in production to everyone without it (issue 30 item 9).
  */
 import { describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/support/databases';
@@ -86,6 +87,41 @@ describe.each(dialects)('alerting metrics on %s', (dialect) => {
       expect((await app.inject('/healthz')).statusCode).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+
+  it('gives an unauthenticated scrape nothing in production: off without METRICS_TOKEN (said once at start), 401 without the token', async () => {
+    const org = await make.organization({ role: 'PARTNER' });
+    await make.certificate(org, 'requested');
+    const production = { NODE_ENV: 'production', PORT: '8080', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'warn' };
+    const nothing = (body: string) => {
+      expect(body).not.toContain(org.id);
+      expect(body).not.toMatch(/portal_|nodejs_|process_|http_request/);
+    };
+    for (const [env, status] of [[production, 404], [{ ...production, METRICS_TOKEN: 'scrape-token-0123456789' }, 401]] as const) {
+      const lines: Array<{ level: number; msg: string }> = [];
+      const app = await buildApp({ config: loadConfig(env), db: t.db, now: t.clock.now, logStream: { write: (line) => lines.push(JSON.parse(line)) } });
+      try {
+        await app.ready();
+        for (const headers of [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer wrong-token-0123456789' }, { 'x-forwarded-for': '127.0.0.1' }]) {
+          const scrape = await app.inject({ url: '/metrics', headers });
+          expect(scrape.statusCode, JSON.stringify(headers)).toBe(status);
+          nothing(scrape.body);
+        }
+        const warned = lines.filter((l) => l.level === 40 && /METRICS_TOKEN/.test(l.msg));
+        if (status === 404) {
+          // One line at start says how to turn them on; a scrape adds none.
+          expect(warned.map((l) => l.msg)).toEqual([expect.stringMatching(/^\/metrics is off: NODE_ENV=production without METRICS_TOKEN.*set METRICS_TOKEN/)]);
+        } else {
+          expect(warned).toEqual([]);
+          const ok = await app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-token-0123456789' } });
+          expect(ok.statusCode).toBe(200);
+          expect(sample(ok.body, 'portal_pending_approvals', { organization_id: org.id, kind: 'certificate' })).toBe(1);
+        }
+        expect((await app.inject('/healthz')).statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
     }
   });
 });
