@@ -22,6 +22,7 @@ import { registerErrorResponses, registerOpenApi } from './http/openapi';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
 import { loggerOptions, registerRequestLog } from './http/logging';
+import { answerRequestId, registerRequestIdHeader, requestIdOf } from './http/request-id';
 import { builtInProvider } from './auth/idp/provider';
 import { profileRoutes } from './modules/profile/routes';
 import { organizationRoutes } from './modules/organizations/routes';
@@ -81,22 +82,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const serverFactory = options.serverFactory;
   /** This app once built: main.ts hands the server over only then (http/starting.ts). */
   const built: { app?: FastifyInstance } = {};
+  const requestId = requestIdOf(config);
   const app = Fastify({
     // Codes, interaction ids, tokens, cookies and secrets never reach the log (http/logging.ts).
     logger: options.logger ?? loggerOptions(config, options.logStream),
     // One line per request instead of Fastify's two (http/logging.ts).
     disableRequestLogging: true,
+    // A trusted proxy's X-Request-Id, else a UUID: in every log line of the request and in its answer (http/request-id.ts).
+    genReqId: requestId,
     // URL-encoded distinguished names are often several hundred characters long. Query strings are
     // parsed and validated once per text (http/validation-cache.ts).
     routerOptions: { maxParamLength: 4096, querystringParser: parseQuerystring },
     bodyLimit: 256 * 1024,
     // A path that does not decode (%zz, %c0%ae) or a too long id: the same JSON error body as every other refusal.
-    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply),
+    // It comes before the hooks: the request id is answered here too.
+    frameworkErrors: (error, request, reply) => {
+      answerRequestId(reply.raw, request.id);
+      return errorHandler(error, request, reply);
+    },
     // X-Forwarded-For names the client only when it comes from a configured proxy (TRUST_PROXY).
     trustProxy: trustProxyOption(config.trustProxy),
     // The server main.ts listens on answers a gateway's unchanged poll before Fastify (modules/piston/fast-poll.ts).
-    ...(serverFactory ? { serverFactory: ((handler, opts) => serverFactory(withFastPoll(handler, () => built.app), opts)) satisfies FastifyServerFactory } : {}),
+    ...(serverFactory ? { serverFactory: ((handler, opts) => serverFactory(withFastPoll(handler, () => built.app, requestId), opts)) satisfies FastifyServerFactory } : {}),
   }).withTypeProvider<ZodTypeProvider>();
+  registerRequestIdHeader(app);
 
   app.setValidatorCompiler(keepingValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

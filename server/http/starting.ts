@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastif
 import type { Config } from '../config';
 import type { Readiness } from '../startup';
 import { loggerOptions } from './logging';
+import { registerRequestIdHeader, requestIdOf } from './request-id';
 import { RETRY_AFTER_SECONDS } from './error-handler';
 import type { ErrorBody } from '../../common/schemas/error';
 
@@ -46,11 +47,13 @@ export function startingServer(config: Config, readiness: Readiness): StartingSe
   server.keepAliveTimeout = 72_000;
   const front = Fastify({
     logger: loggerOptions(config),
+    genReqId: requestIdOf(config),
     serverFactory: (frontHandler) => {
       handler = frontHandler;
       return server;
     },
   });
+  registerRequestIdHeader(front);
   const notReady = () => ({ status: 'not ready', reason: readiness.reason() });
   front.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');

@@ -14,12 +14,16 @@ import { factories, type Cooperation } from '../../../test/support/factories';
 import { buildApp } from '../../app';
 import { signApiToken } from '../tokens/api-tokens';
 import { withFastPoll } from './fast-poll';
+import { requestIdOf } from '../../http/request-id';
 
 const dialects = await testDialects();
 
-/** What a 304 says besides the transport's own headers (Date, Connection, Keep-Alive). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** What a 304 says besides the transport's own headers (Date, Connection, Keep-Alive) and its request's own id (a UUID). */
 function answerOf(response: { status: number; headers: Record<string, string | string[] | undefined> }) {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...headers } = response.headers;
+  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, 'x-request-id': id, ...headers } = response.headers;
+  expect(id).toMatch(UUID);
   return { status: response.status, headers };
 }
 
@@ -55,7 +59,7 @@ describe.each(dialects)('the unchanged poll answered before Fastify on %s', (dia
     server = http.createServer(withFastPoll((request, response) => {
       handled++;
       served.routing(request, response);
-    }, () => served));
+    }, () => served, requestIdOf(TEST_CONFIG)));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     w = await make.cooperation();

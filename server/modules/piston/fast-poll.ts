@@ -15,11 +15,12 @@ import { bearerTokenOf } from '../../auth/hook';
 import { knownApiToken } from '../tokens/api-tokens';
 import { exportHeaders, keptExport, notModified } from './exports';
 import { PISTON_GROUP } from './gateway-auth';
+import { answerRequestId, type RequestIdOf } from '../../http/request-id';
 
 const KINDS: Record<string, 'routes' | 'certs'> = { '/api/piston/routes.hcl': 'routes', '/api/piston/certs': 'certs' };
 
 /** Answers the poll and says true, or says false and leaves the request untouched. */
-function answerUnchanged(app: FastifyInstance, request: IncomingMessage, response: ServerResponse): boolean {
+function answerUnchanged(app: FastifyInstance, request: IncomingMessage, response: ServerResponse, requestId: RequestIdOf): boolean {
   const kind = request.method === 'GET' ? KINDS[request.url ?? ''] : undefined;
   const ifNoneMatch = request.headers['if-none-match'];
   if (!kind || !ifNoneMatch) return false;
@@ -29,18 +30,23 @@ function answerUnchanged(app: FastifyInstance, request: IncomingMessage, respons
   const kept = keptExport(app.db, kind, app.now());
   if (!kept || !notModified(ifNoneMatch, kept.etag)) return false;
   // The headers of the route's 304 (routes.ts); Date from Node.
+  answerRequestId(response, requestId(request));
   response.writeHead(304, exportHeaders(kept.etag)).end();
   return true;
 }
 
-/** Fastify's request handler with the unchanged poll answered first, once `app` (the instance built on it) is there. */
-export function withFastPoll(handler: RequestListener, app: () => FastifyInstance | undefined): RequestListener {
+/**
+ * Fastify's request handler with the unchanged poll answered first, once `app` (the instance built on it) is there.
+ * The poll has a request id as Fastify's requests do (`requestId`: http/request-id.ts), in its answer and its log line.
+ */
+export function withFastPoll(handler: RequestListener, app: () => FastifyInstance | undefined, requestId: RequestIdOf): RequestListener {
   return (request, response) => {
     const started = performance.now();
     const portal = app();
-    if (!portal || !answerUnchanged(portal, request, response)) return handler(request, response);
+    if (!portal || !answerUnchanged(portal, request, response, requestId)) return handler(request, response);
     const seconds = (performance.now() - started) / 1000;
     portal.requestDurations.observe({ method: 'GET', route: request.url!, status: '304' }, seconds);
-    portal.log.info({ req: { method: 'GET', url: request.url }, res: { statusCode: 304 }, responseTime: seconds * 1000 }, 'request completed');
+    const reqId = response.getHeader('x-request-id');
+    portal.log.info({ reqId, req: { method: 'GET', url: request.url }, res: { statusCode: 304 }, responseTime: seconds * 1000 }, 'request completed');
   };
 }
