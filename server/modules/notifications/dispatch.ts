@@ -1,9 +1,10 @@
 /**
  * Fans the outbox's events out (issue 13): for each event, in one transaction, the notices of the
  * members its organization's rules name and, for approval work, of the operator's approvers
- * (approvers.ts, issue 34), one mail to them and the extra addresses (the approvers' by their own
- * rules), and one delivery per active webhook endpoint that subscribes to it (approval work: the
- * operator's endpoints too); then the event is stamped dispatched. A crash before the commit leaves the event waiting, after it leaves nothing to do:
+ * (approvers.ts, issue 34), a mail to each of them and of the extra addresses (the approvers' by
+ * their own rules), and one delivery per active webhook endpoint that subscribes to it (approval
+ * work: the operator's endpoints too); then the event is stamped dispatched. A crash before the
+ * commit leaves the event waiting, after it leaves nothing to do:
  * each event is fanned out exactly once. Several instances take different events (SKIP LOCKED).
  */
 import { randomUUID } from 'node:crypto';
@@ -62,21 +63,23 @@ function whom(members: Array<{ member_email: string }>, approvers: number): stri
   return [own, staff].filter(Boolean).join(' and ');
 }
 
-/** One mail of the event to these addresses (Bcc), journaled in `organizationId` when sent; `because` is our own text. */
+/** The event's mails to these addresses, one each, journaled in `organizationId` when sent; `because` is our own text. */
 async function queueMail(tx: Tx, event: EventRow, addresses: string[], organizationId: string, because: string, now: Date, options: DispatchOptions): Promise<void> {
   const type = event.event_type as EventType;
   const title = (JSON.parse(event.data) as { message?: string }).message ?? EVENT_LABELS[type];
   const link = linkOf(event);
   const url = link ? `${options.publicUrl}${link}` : options.publicUrl;
   const at = now.toISOString();
-  await tx.insertInto('mail_outbox').values({
-    event_id: event.event_id, organization_id: organizationId, recipients: JSON.stringify(addresses),
+  // One mail per recipient, to them alone (mail.ts): nobody gets a list of others' addresses, and an address that
+  // fails is retried on its own without mailing the rest again.
+  await tx.insertInto('mail_outbox').values(addresses.map((address) => ({
+    event_id: event.event_id, organization_id: organizationId, recipients: JSON.stringify([address]),
     subject: `[Customer Portal] ${EVENT_LABELS[type]}`,
     text_body: `${title}\n\nOpen it in the portal: ${url}\n\nYou receive this because of ${because}.\n`,
     html_body: `<p>${escapeHtml(title)}</p><p><a href="${escapeHtml(url)}">Open it in the portal</a></p>`
       + `<p style="color:#666">You receive this because of ${because}.</p>`,
     next_attempt_at: at, last_error: null, date_sent: null, date_failed: null, date_created: at,
-  }).execute();
+  }))).execute();
 }
 
 /**

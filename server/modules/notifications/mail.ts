@@ -1,5 +1,6 @@
 /**
- * Sends the queued mails (issue 13 item 3) through SMTP with nodemailer. A sender takes due mails
+ * Sends the queued mails (issue 13 item 3) through SMTP with nodemailer, each to its one recipient in
+ * `To:`, marked as sent by a machine (issue 31 item 5). A sender takes due mails
  * by moving their next attempt a lease ahead (a short transaction), sends outside any transaction,
  * then records the outcome: sent (journaled), or the next attempt with backoff, or failed for good
  * after MAX_ATTEMPTS (journaled). A sender that dies mid-send leaves mails that come due again
@@ -25,13 +26,27 @@ export function smtpTransport(smtpUrl: string): Transporter {
   return nodemailer().createTransport(smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
 }
 
-/** Sends the mails due at `now`, at most `batch`; answers how many were sent. */
+/**
+ * Headers of every notification mail: it is sent by a machine (RFC 3834), so out-of-office and other
+ * automatic replies are not sent back to it, where they would loop or fill a mailbox nobody reads.
+ * Exchange and Outlook read their own header for the same.
+ */
+const AUTOMATIC = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' };
+
+type Taken = { mail_id: number; event_id: number; organization_id: string | null; recipients: string; subject: string; text_body: string; html_body: string; attempts: number };
+type Outcome = { mail: Taken; sentTo: string[]; failedTo: string[]; error: string | null };
+
+/**
+ * Sends the mails due at `now`, at most `batch`; answers how many were sent. Each goes to its
+ * recipient alone, in `To:` (the dispatcher queues one per recipient; a mail queued with several,
+ * before that, goes to each in turn and keeps for later only the ones that failed).
+ */
 export async function sendDueMails(db: Db, now: Date, options: MailOptions, batch = 20): Promise<number> {
   const at = now.toISOString();
   const taken = await db.transaction().execute(async (tx) => {
     const skipLocked = isPostgres(tx) ? sql` for update skip locked` : sql``;
-    const { rows } = await sql<{ mail_id: number; organization_id: string | null; recipients: string; subject: string; text_body: string; html_body: string; attempts: number }>`
-      select mail_id, organization_id, recipients, subject, text_body, html_body, attempts from mail_outbox
+    const { rows } = await sql<Taken>`
+      select mail_id, event_id, organization_id, recipients, subject, text_body, html_body, attempts from mail_outbox
       where date_sent is null and date_failed is null and next_attempt_at <= ${at}
       order by next_attempt_at, mail_id limit ${batch}${skipLocked}`.execute(tx);
     if (rows.length) {
@@ -40,35 +55,54 @@ export async function sendDueMails(db: Db, now: Date, options: MailOptions, batc
     }
     return rows;
   });
+  // By event and organization (an approval's mails go to its organization's people and to the operator's approvers,
+  // each journaled in their own): the journal says once whom it was mailed to, as when one mail had them all.
+  const byEvent = new Map<string, Outcome[]>();
   let sent = 0;
   for (const mail of taken) {
-    const recipients = JSON.parse(mail.recipients) as string[];
-    const attempts = Number(mail.attempts) + 1;
-    let error: string | null = null;
-    try {
-      // One mail per event, each recipient in Bcc: members of one organization do not see each other's addresses.
-      await options.transport.sendMail({ from: options.from, bcc: recipients, subject: mail.subject, text: mail.text_body, html: mail.html_body });
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
+    const outcome: Outcome = { mail, sentTo: [], failedTo: [], error: null };
+    for (const to of JSON.parse(mail.recipients) as string[]) {
+      try {
+        await options.transport.sendMail({ from: options.from, to, subject: mail.subject, text: mail.text_body, html: mail.html_body, headers: AUTOMATIC });
+        outcome.sentTo.push(to);
+      } catch (e) {
+        outcome.failedTo.push(to);
+        outcome.error = e instanceof Error ? e.message : String(e);
+      }
     }
-    await db.transaction().execute(async (tx) => {
-      if (!error) {
+    if (!outcome.failedTo.length) sent++;
+    const key = `${mail.event_id} ${mail.organization_id}`;
+    byEvent.set(key, [...(byEvent.get(key) ?? []), outcome]);
+  }
+  for (const outcomes of byEvent.values()) await record(db, outcomes, now);
+  return sent;
+}
+
+/** One event's mails of this run in one organization, in one transaction: sent, or tried again later, or failed for good; journaled. */
+async function record(db: Db, outcomes: Outcome[], now: Date): Promise<void> {
+  const at = now.toISOString();
+  const { organization_id, subject } = outcomes[0].mail;
+  await db.transaction().execute(async (tx) => {
+    for (const { mail, failedTo, error } of outcomes) {
+      const attempts = Number(mail.attempts) + 1;
+      if (!failedTo.length) {
         await tx.updateTable('mail_outbox').set({ attempts, date_sent: at, last_error: null }).where('mail_id', '=', mail.mail_id).execute();
-        await audit(tx, { reason: 'NOTICE_SENT', message: `Mailed "${mail.subject}" to ${recipients.length === 1 ? recipients[0] : `${recipients.length} recipients`}.`, organization_id: mail.organization_id, member_email: null, now });
-        return;
+        continue;
       }
       const next = nextAttemptAt(attempts, now);
       await tx.updateTable('mail_outbox')
-        .set({ attempts, last_error: error.slice(0, 500), next_attempt_at: (next ?? now).toISOString(), date_failed: next ? null : at })
+        .set({ attempts, recipients: JSON.stringify(failedTo), last_error: (error ?? '').slice(0, 500), next_attempt_at: (next ?? now).toISOString(), date_failed: next ? null : at })
         .where('mail_id', '=', mail.mail_id).execute();
       if (!next) {
         await audit(tx, {
-          reason: 'NOTICE_FAILED', message: `Gave up mailing "${mail.subject}" to ${recipients.join(', ')} after ${MAX_ATTEMPTS} attempts: ${error.slice(0, 200)}`,
+          reason: 'NOTICE_FAILED', message: `Gave up mailing "${mail.subject}" to ${failedTo.join(', ')} after ${MAX_ATTEMPTS} attempts: ${(error ?? '').slice(0, 200)}`,
           organization_id: mail.organization_id, member_email: null, now,
         });
       }
-    });
-    if (!error) sent++;
-  }
-  return sent;
+    }
+    const sentTo = outcomes.flatMap((o) => o.sentTo);
+    if (sentTo.length) {
+      await audit(tx, { reason: 'NOTICE_SENT', message: `Mailed "${subject}" to ${sentTo.length === 1 ? sentTo[0] : `${sentTo.length} recipients`}.`, organization_id, member_email: null, now });
+    }
+  });
 }
