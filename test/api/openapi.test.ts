@@ -125,6 +125,25 @@ describe('the OpenAPI document', () => {
     expect(doc.components.responses?.ServiceUnavailable).toMatchObject({ headers: { 'retry-after': { schema: { type: 'integer' } } } });
   });
 
+  it('types every field: no schema says nothing (`{}`), read-only fields sent back included', () => {
+    // A `{}` schema is `unknown` in a generated client. Anywhere in an operation: parameters, bodies, responses.
+    const untyped: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (!Array.isArray(node) && Object.keys(node).length === 0 && !/\/(headers|examples|properties)$/.test(where)) untyped.push(where);
+      for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`);
+    };
+    for (const { key, op } of operations()) walk(op, key);
+    walk(doc.components.schemas, 'components/schemas');
+    expect(untyped).toEqual([]);
+    // The object sent back whole (SPEC.md §7): its read-only fields carry GET's types and say they are read-only.
+    const approval = (operation('POST /api/licenses/{id}/approve').requestBody?.content['application/json'] as { schema: { properties: Record<string, Record<string, unknown>> } }).schema;
+    expect(approval.properties.days_left).toMatchObject({ readOnly: true, type: 'integer' });
+    expect(approval.properties.extended_by).toMatchObject({ readOnly: true, nullable: true, type: 'object', properties: { license_id: { type: 'string' } } });
+    expect(approval.properties.abilities).toMatchObject({ readOnly: true, type: 'array', items: { type: 'string' } });
+    expect(approval.properties.license_name).not.toHaveProperty('readOnly');
+  });
+
   it('answers errors with the body the document describes', async () => {
     const anonymous = await app.inject('/api/organizations');
     expect(anonymous.statusCode).toBe(401);
