@@ -13,13 +13,14 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
-/** Milliseconds, 0 for no limit, at most an hour; unset or empty: the default. */
-const milliseconds = (fallback: number) => z
+/** Seconds as SHUTDOWN_GRACE_SECONDS takes them (0.5 allowed), 0 for no limit, at most an hour; unset or empty: the default. In milliseconds. */
+const SECONDS_LIMIT = 'must be a number of seconds, 0 (no limit) to 3600';
+const limitSeconds = (fallback: number) => z
   .string()
   .optional()
-  .transform((v) => v?.trim() || undefined)
-  .pipe(z.coerce.number<string | undefined>({ error: 'must be a whole number of milliseconds' }).int('must be a whole number of milliseconds')
-    .min(0, 'must be 0 (no limit) or more').max(3_600_000, 'must be at most 3600000 (an hour)').default(fallback));
+  .transform((v) => v?.trim() || String(fallback))
+  .pipe(z.string().regex(/^\d+(\.\d+)?$/, SECONDS_LIMIT).transform(Number).refine((n) => n <= 3600, SECONDS_LIMIT))
+  .transform((n) => Math.round(n * 1000));
 
 /** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -103,9 +104,9 @@ const schema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     // PostgreSQL's limits (db/pg-pool.ts): a lost or frozen database fails a request within seconds.
-    DATABASE_CONNECT_TIMEOUT_MS: milliseconds(5_000),
-    DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(5_000),
-    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: milliseconds(10_000),
+    DATABASE_CONNECT_TIMEOUT_SECONDS: limitSeconds(5),
+    DATABASE_STATEMENT_TIMEOUT_SECONDS: limitSeconds(5),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: limitSeconds(10),
     OIDC_ISSUER: z.string().url().optional().or(z.literal('').transform(() => undefined)),
     OIDC_CLIENT_ID: z.string().optional(),
     OIDC_AUDIENCE: z.string().optional(),
@@ -239,9 +240,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     databaseTimeouts: {
-      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
-      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
-      idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_SECONDS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_SECONDS,
+      idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS,
     },
     oidc: {
       builtIn,

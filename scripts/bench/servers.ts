@@ -46,7 +46,7 @@ async function waitUntilAnswering(url: string, timeoutMs: number): Promise<boole
 }
 
 /** The portal's own settings are given explicitly; none leaks in from the caller's environment. */
-const PORTAL_VARIABLES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|DATABASE_.*_TIMEOUT_MS|SEED_DEMO|OIDC_.*|MASTER_SECRET_FILE|LOG_LEVEL|TRUST_PROXY|WEB_ROOT|METRICS_TOKEN)$/;
+const PORTAL_VARIABLES = /^(NODE_ENV|PORT|HOST|PUBLIC_URL|DATA_DIR|DATABASE_URL|DATABASE_.*_TIMEOUT_SECONDS|SEED_DEMO|OIDC_.*|MASTER_SECRET_FILE|LOG_LEVEL|TRUST_PROXY|WEB_ROOT|METRICS_TOKEN)$/;
 
 /** The scrape token of the portals this run starts: production serves /metrics only with one (docs/decisions.md "Start-up and metrics"). */
 const METRICS_TOKEN = randomBytes(24).toString('base64url');

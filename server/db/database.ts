@@ -29,7 +29,7 @@ export interface DatabaseOptions {
   /** PostgreSQL connections at most (10). */
   poolSize?: number;
   /**
-   * PostgreSQL's limits (config.ts, DATABASE_*_TIMEOUT_MS): the portal passes them; scripts and tests
+   * PostgreSQL's limits (config.ts, DATABASE_*_TIMEOUT_SECONDS): the portal passes them; scripts and tests
    * that load data in bulk open without.
    */
   timeouts?: DatabaseTimeouts;
