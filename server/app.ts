@@ -21,7 +21,7 @@ import { keepingValidatorCompiler, parseQuerystring } from './http/validation-ca
 import { registerErrorResponses, registerOpenApi } from './http/openapi';
 import { registerOperations } from './http/operations';
 import { registerWebApp } from './http/web-app';
-import { loggerOptions, registerRequestLog } from './http/logging';
+import { loggerOptions, OneLinePerRequest } from './http/logging';
 import { answerRequestId, registerRequestIdHeader, requestIdOf } from './http/request-id';
 import { builtInProvider } from './auth/idp/provider';
 import { profileRoutes } from './modules/profile/routes';
@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Codes, interaction ids, tokens, cookies and secrets never reach the log (http/logging.ts).
     logger: options.logger ?? loggerOptions(config, options.logStream),
     // One line per request instead of Fastify's two (http/logging.ts).
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     // A trusted proxy's X-Request-Id, else a UUID: in every log line of the request and in its answer (http/request-id.ts).
     genReqId: requestId,
     // URL-encoded distinguished names are often several hundred characters long. Query strings are
@@ -118,7 +118,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('masterSecret', new MasterSecret());
   await provideSecretFromFile(app);
   app.setErrorHandler(errorHandler);
-  registerRequestLog(app);
   registerJsonBodyParser(app);
 
   const extra = providerOrigins(config);
