@@ -7,7 +7,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { DAY } from '../../common/dates';
 import type { StatusGroup } from '../../common/status-filters';
 import type { Queryable } from './database';
-import { earliest, nextInstant, shiftedInstant, type Organizations } from './next-instant';
+import { after, earliest, within, type Organizations } from './next-instant';
 import { withStatuses } from './status-sql';
 
 export interface StatusFilterQuery<S extends string> {
@@ -60,8 +60,8 @@ export function statusListFilters<S extends string>({ sql, groups, timeStatuses,
     nextChange(db: Queryable, organizations: Organizations, query: StatusFilterQuery<S>, now: Date): Promise<number> {
       if (!readsClock(query)) return Promise.resolve(Infinity);
       const { table, start, end } = validity;
-      const within = query.expiringWithin ? [shiftedInstant(db, table, end, now, query.expiringWithin * DAY, organizations)] : [];
-      return earliest(nextInstant(db, table, [start, end], now, organizations), ...within)();
+      const coming = query.expiringWithin ? [within(table, end, query.expiringWithin * DAY, organizations)] : [];
+      return earliest(db, now, [...after(table, [start, end], organizations), ...coming]);
     },
   };
 }

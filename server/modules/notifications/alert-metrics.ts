@@ -12,7 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { keptFor } from '../../db/kept';
-import { earliest, nextInstant, shiftedInstant } from '../../db/next-instant';
+import { after, earliest, within } from '../../db/next-instant';
 import { readGlobalVersion } from '../../db/versions';
 
 const DAY = 86_400_000;
@@ -64,7 +64,7 @@ export function registerAlertMetrics(app: FastifyInstance): void {
   const reads = keptFor<unknown>(app.db, 'alert-metrics', { entries: 100 });
   const kept = async <T>(key: string, now: Date, load: () => Promise<T>, table?: 'certificates' | 'licenses'): Promise<T> => {
     const end = table === 'certificates' ? 'date_not_after' : 'date_valid_until';
-    const until = table && earliest(nextInstant(app.db, table, [end], now), ...[7, 30].map((days) => shiftedInstant(app.db, table, end, now, days * DAY)));
+    const until = table && (() => earliest(app.db, now, [...after(table, [end]), ...[7, 30].map((days) => within(table, end, days * DAY))]));
     return reads.through(key, await readGlobalVersion(app.db), now.getTime(), load, until) as Promise<T>;
   };
 

@@ -11,7 +11,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { isPostgres, type Queryable } from '../../db/database';
-import { earliest, nextInstant, shiftedInstant } from '../../db/next-instant';
+import { after, earliest, within } from '../../db/next-instant';
 import { certificateSql, licenseSql } from '../../db/status-sql';
 import { EXPIRING_PRESETS, type LicenseStatusFilter } from '../../../common/status-filters';
 import { DAY } from '../../../common/dates';
@@ -40,6 +40,8 @@ export interface Counts<C> {
   expiring: number[];
   /** Per chart month, in order. */
   months: Array<{ month: string; count: number }>;
+  /** Expired and not acknowledged, waiting on Pending Tasks (their approvals are `counts.not_approved`). */
+  pendingAcknowledgements: number;
 }
 
 export async function certificateCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewCertificateCounts>> {
@@ -50,6 +52,7 @@ export async function certificateCounts(db: Queryable, scope: Scope, now: Date):
   let query = db.selectFrom('certificates as c');
   if (scope !== 'all') query = query.where('c.organization_id', 'in', scope);
   const approved = c.has('approved', at);
+  const pendingAcknowledgements = pendingCertificateAcknowledgements(db, scope, at);
   const row = await query
     .select((eb) => [
       eb.fn.countAll<number | string>().as('total'),
@@ -71,6 +74,7 @@ export async function certificateCounts(db: Queryable, scope: Scope, now: Date):
     },
     expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
     months: months.map(({ month }, k) => ({ month, count: Number(numbers[`month_${k}`]) })),
+    pendingAcknowledgements: await pendingAcknowledgements,
   };
 }
 
@@ -94,12 +98,7 @@ export const OVERVIEW_TUNING = {
  * statistics, is told the index (INDEXED BY): by itself it read every row of the organization.
  */
 async function acknowledgedCertificates(db: Queryable, scope: Scope, approved: number, revoked: number): Promise<number> {
-  const inScope = scope === 'all' ? sql`1 = 1` : sql`c.organization_id in (${sql.join(scope)})`;
-  const count = async (index: string, condition: ReturnType<typeof sql>) => {
-    const from = isPostgres(db) ? sql`certificates as c` : sql`certificates as c indexed by ${sql.raw(index)}`;
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${from} where ${inScope} and ${condition}`.execute(db);
-    return Number(rows[0].n);
-  };
+  const count = (index: string, condition: ReturnType<typeof sql>) => countCertificates(db, scope, index, condition);
   if (approved + revoked <= OVERVIEW_TUNING.acknowledgedFromRows) {
     return count('certificates_list', sql`c.date_approved is not null and c.date_expiry_acknowledged is not null`);
   }
@@ -108,6 +107,26 @@ async function acknowledgedCertificates(db: Queryable, scope: Scope, approved: n
     count('certificates_list', sql`c.date_revoked is not null and c.date_expiry_acknowledged is not null`),
   ]);
   return approved - unacknowledged + revokedAcknowledged;
+}
+
+/** Certificates of the scope that meet `condition`, counted from `index` (SQLite is told it: see above). */
+async function countCertificates(db: Queryable, scope: Scope, index: string, condition: ReturnType<typeof sql>): Promise<number> {
+  const inScope = scope === 'all' ? sql`1 = 1` : sql`c.organization_id in (${sql.join(scope)})`;
+  const from = isPostgres(db) ? sql`certificates as c` : sql`certificates as c indexed by ${sql.raw(index)}`;
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${from} where ${inScope} and ${condition}`.execute(db);
+  return Number(rows[0].n);
+}
+
+/**
+ * The pending acknowledgements of certificates (the Pending Tasks' total), with the pending list's own condition
+ * (db/status-sql.ts) and the planner's choice of index, as that list counts them. The pending approvals are the
+ * counts' Not approved, the same condition.
+ */
+async function pendingCertificateAcknowledgements(db: Queryable, scope: Scope, at: string): Promise<number> {
+  let query = db.selectFrom('certificates as c');
+  if (scope !== 'all') query = query.where('c.organization_id', 'in', scope);
+  const row = await query.where(certificateSql('c').pendingAcknowledgement(at)).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** The counted badges: the answer's field and the list's status chip. */
@@ -131,6 +150,7 @@ export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Pro
       return [
         eb.fn.countAll<number | string>().as('total'),
         ...LICENSE_BADGES.map(([key, status]) => countWhen(l.has(status, at)).as(key)),
+        countWhen(l.pendingAcknowledgement(at)).as('pending_acknowledgements'),
         ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([l.has('valid', at), l.expiringBy(at, until(now, days))])).as(`within_${days}`)),
         ...months.map(({ from, before }, k) => countWhen(eb.and([decidedYes, k === 0 ? l.notExpired(from) : l.endsFrom(from), l.endsBefore(before)])).as(`month_${k}`)),
       ];
@@ -142,31 +162,29 @@ export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Pro
     counts,
     expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
     months: months.map(({ month }, k) => ({ month, count: Number(numbers[`month_${k}`]) })),
+    pendingAcknowledgements: Number(numbers.pending_acknowledgements),
   };
 }
 
 /**
  * The next instant after `now` at which a count changes by time alone: a certificate's or license's
  * validity starts or ends (valid, expired, the pending acknowledgements), one comes within a window
- * of EXPIRING_PRESETS, or the next month starts. Index seeks on the tables' date indexes (all
- * organizations': a change elsewhere only makes the kept counts be counted once more).
+ * of EXPIRING_PRESETS, or the next month starts. Index seeks on the tables' date indexes: one organization's
+ * (migration 0017), or all organizations' for more (a change elsewhere only makes the kept counts be counted again).
  */
-export function nextCountChange(db: Queryable, now: Date): () => Promise<number> {
-  return earliest(
-    async () => monthStarts(now)[1].getTime(),
-    nextInstant(db, 'certificates', ['date_not_before', 'date_not_after'], now),
-    nextInstant(db, 'licenses', ['date_valid_from', 'date_valid_until'], now),
-    ...EXPIRING_PRESETS.flatMap((days) => [
-      shiftedInstant(db, 'certificates', 'date_not_after', now, days * DAY),
-      shiftedInstant(db, 'licenses', 'date_valid_until', now, days * DAY),
-    ]),
-  );
+export function nextCountChange(db: Queryable, scope: Scope, now: Date): () => Promise<number> {
+  const of = scope !== 'all' && scope.length === 1 ? scope : 'all';
+  return async () => Math.min(monthStarts(now)[1].getTime(), await earliest(db, now, [
+    ...after('certificates', ['date_not_before', 'date_not_after'], of),
+    ...after('licenses', ['date_valid_from', 'date_valid_until'], of),
+    ...EXPIRING_PRESETS.flatMap((days) => [within('certificates', 'date_not_after', days * DAY, of), within('licenses', 'date_valid_until', days * DAY, of)]),
+  ]));
 }
 
 const until = (now: Date, days: number) => new Date(now.getTime() + days * DAY).toISOString();
 
 function empty<C>(counts: C, now: Date): Counts<C> {
-  return { counts, expiring: EXPIRING_PRESETS.map(() => 0), months: chartMonths(now).map(({ month }) => ({ month, count: 0 })) };
+  return { counts, expiring: EXPIRING_PRESETS.map(() => 0), months: chartMonths(now).map(({ month }) => ({ month, count: 0 })), pendingAcknowledgements: 0 };
 }
 
 const JOURNAL_COLUMNS = ['a.record_id', 'a.reason', 'a.date_created', 'a.member_email', 'a.message', 'a.organization_id', 'o.organization_name'] as const;

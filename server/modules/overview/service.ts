@@ -7,11 +7,9 @@
 import type { Db } from '../../db/database';
 import type { RequestActor } from '../../auth/actor';
 import { authorize, authorizeGlobal } from '../../access/authorize';
-import { readableOrganizationIds, rolesKey } from '../../access/tree';
+import { readableOrganizationIds } from '../../access/tree';
 import { EXPIRING_PRESETS } from '../../../common/status-filters';
 import type { Overview } from '../../../common/schemas/overview';
-import * as certificates from '../certificates/service';
-import * as licenses from '../licenses/service';
 import { keptFor } from '../../db/kept';
 import { readGlobalVersion } from '../../db/versions';
 import * as repo from './repository';
@@ -67,36 +65,28 @@ type Counts = Awaited<ReturnType<typeof countAll>>;
  * version) or that instant.
  */
 async function keptCounts(db: Db, actor: RequestActor, scope: repo.Scope, now: Date, until: (at: number) => void): Promise<Counts> {
-  const next = repo.nextCountChange(db, now);
+  const next = repo.nextCountChange(db, scope, now);
   if (scope !== 'all' && scope.length === 1) {
-    const [counts, at] = await Promise.all([countAll(db, actor, scope, now), next()]);
+    const [counts, at] = await Promise.all([countAll(db, scope, now), next()]);
     until(at);
     return counts;
   }
-  const key = `${rolesKey(actor)} ${scope === 'all' ? 'all' : [...scope].sort().join(',')}`;
-  return keptFor<Counts>(db, 'overview', { entries: 100 }).through(key, await readGlobalVersion(db), now.getTime(), () => countAll(db, actor, scope, now), next);
+  // The counts depend on the organizations only (the actor's roles chose them).
+  const key = scope === 'all' ? 'all' : [...scope].sort().join(',');
+  return keptFor<Counts>(db, 'overview', { entries: 100 }).through(key, await readGlobalVersion(db), now.getTime(), () => countAll(db, scope, now), next);
 }
 
-async function countAll(db: Db, actor: RequestActor, scope: repo.Scope, now: Date) {
-  // The pending tasks' own counts (their partial indexes); an empty page, only the total is used.
-  const pending = (list: typeof certificates | typeof licenses, kind: 'approval' | 'acknowledgement') =>
-    list.pendingPage(db, actor, scope, kind, now, { offset: 0, limit: 0 }).then((page) => page.total);
-  const [c, l, certificateApprovals, licenseApprovals, certificateAcknowledgements, licenseAcknowledgements] = await Promise.all([
-    repo.certificateCounts(db, scope, now),
-    repo.licenseCounts(db, scope, now),
-    pending(certificates, 'approval'),
-    pending(licenses, 'approval'),
-    pending(certificates, 'acknowledgement'),
-    pending(licenses, 'acknowledgement'),
-  ]);
+/** The counts of both tables; the Pending Tasks' totals among them (their conditions are db/status-sql.ts's). */
+async function countAll(db: Db, scope: repo.Scope, now: Date) {
+  const [c, l] = await Promise.all([repo.certificateCounts(db, scope, now), repo.licenseCounts(db, scope, now)]);
   return {
     certificates: c,
     licenses: l,
     waiting: {
-      certificate_approvals: certificateApprovals,
-      license_approvals: licenseApprovals,
-      certificate_acknowledgements: certificateAcknowledgements,
-      license_acknowledgements: licenseAcknowledgements,
+      certificate_approvals: c.counts.not_approved,
+      license_approvals: l.counts.not_approved,
+      certificate_acknowledgements: c.pendingAcknowledgements,
+      license_acknowledgements: l.pendingAcknowledgements,
     },
   };
 }
