@@ -119,6 +119,9 @@ const schema = z
     OIDC_TRUST_EMAIL: bool,
     TRUST_PROXY: trustProxy,
     SEED_DEMO: bool,
+    // The first operator on an empty database (modules/organizations/first-operator.ts); lower case, as tokens' emails.
+    OPERATOR_ADMIN_EMAIL: z.string().trim().toLowerCase().regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address').optional().or(z.literal('').transform(() => undefined)),
+    OPERATOR_NAME: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').default('Operator'),
     MASTER_SECRET_FILE: z.string().optional(),
     WEB_ROOT: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -188,6 +191,8 @@ export interface Config {
   /** Fastify's `trustProxy`: false, a hop count, or proxy addresses and CIDRs. */
   trustProxy: false | number | string[];
   seedDemo: boolean;
+  /** The operator organization and its first person, made on an empty database (OPERATOR_ADMIN_EMAIL). */
+  firstOperator?: { name: string; email: string };
   masterSecretFile?: string;
   logLevel: Env['LOG_LEVEL'];
   /** The built web app (index.html and assets). */
@@ -261,6 +266,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: env.TRUST_PROXY,
     seedDemo,
+    firstOperator: env.OPERATOR_ADMIN_EMAIL ? { name: env.OPERATOR_NAME, email: env.OPERATOR_ADMIN_EMAIL } : undefined,
     masterSecretFile: env.MASTER_SECRET_FILE,
     logLevel: env.LOG_LEVEL,
     webRoot: env.WEB_ROOT ?? 'dist/web',

@@ -1,7 +1,7 @@
 /**
  * Starts the portal. It listens at once (/healthz alive, /readyz 503 with the reason, the rest 503
  * with Retry-After: http/starting.ts), then connects to the database, migrates and seeds demo data
- * on a first run, and discovers an external provider, each retried with backoff until it answers
+ * (or makes the first operator) on a first run, and discovers an external provider, each retried with backoff until it answers
  * (startup.ts); then the app takes the server over.
  */
 import path from 'node:path';
@@ -66,9 +66,7 @@ async function main() {
     async () => {
       await sql`select 1`.execute(db);
       readiness.set('database', 'migrating');
-      // Loaded only when it seeds: production never loads the demo data or what makes it.
-      const seed = config.seedDemo ? async () => (await import('./demo/seed')).seedDemoData(db, new Date()) : undefined;
-      await migrateOnce(db, seed);
+      await migrateOnce(db, () => firstData(config, db, log));
     },
     {
       part: 'database', readiness, log,
@@ -99,6 +97,19 @@ async function main() {
   handOver();
   readiness.clear('app');
   log.info(`Customer Portal ready on ${config.publicUrl} (sign-in: ${config.oidc.builtIn ? 'built-in provider' : config.oidc.issuer})`);
+}
+
+/**
+ * What an empty database gets at its first start, under the migration lock: the demo data outside production, or
+ * the first operator that OPERATOR_ADMIN_EMAIL names (modules/organizations/first-operator.ts). Each is loaded only
+ * when it applies: production never loads the demo data or what makes it.
+ */
+async function firstData(config: ReturnType<typeof loadConfig>, db: ReturnType<typeof openDatabase>, log: { info(message: string): void }) {
+  if (config.seedDemo) return (await import('./demo/seed')).seedDemoData(db, new Date());
+  const operator = config.firstOperator;
+  if (operator && (await (await import('./modules/organizations/first-operator')).createFirstOperator(db, operator, new Date()))) {
+    log.info(`Created the operator organization ${operator.name} with ${operator.email} as its supervisor and administrator (OPERATOR_ADMIN_EMAIL): sign in as that person to set up the rest.`);
+  }
 }
 
 main().catch((error) => {

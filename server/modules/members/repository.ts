@@ -98,6 +98,13 @@ export async function findAssignments(db: Queryable, memberId: string, role: Rol
   return db.selectFrom('role_assignments').selectAll().where('member_id', '=', memberId).where('role', '=', role).execute();
 }
 
+/** A member with only the fields every member has; the rest are filled in by the person later. */
+export async function insertMember(db: Queryable, row: { member_id: string; organization_id: string; member_email: string; name: string; date_created: string }) {
+  await db.insertInto('members').values({
+    ...row, given_name: null, family_name: null, job_role: null, mobile_phone: null, office_phone: null, address: null, ban_note: null, date_member_banned: null,
+  }).execute();
+}
+
 export async function insertAssignment(db: Queryable, row: { member_id: string; organization_id: string; role: Role; scope: Scope }) {
   await db.insertInto('role_assignments').values(row).execute();
 }

@@ -7,6 +7,7 @@ import type { Updateable } from 'kysely';
 import type { Db, Queryable, Tx } from '../../db/database';
 import { lockRow } from '../../db/lock';
 import type { MembersTable } from '../../db/schema';
+import type { Role, Scope } from '../../../common/enums';
 import { z } from 'zod';
 import { memberSchema, type Member, type MemberExportQuery, type MemberListQuery, type MemberUpdate } from '../../../common/schemas/member';
 import { csvDisposition, csvStream, journalExport, offsetBatches, type CsvColumn, exportedOrganizationName } from '../../http/csv';
@@ -202,4 +203,10 @@ export async function unbanMember(db: Db, actor: RequestActor, organizationId: s
 /** A member as events name it (common/events.ts). */
 export function memberSubject(row: { member_id: string; member_email: string }, more: Record<string, string> = {}): AuditSubject {
   return { type: 'member', id: row.member_id, details: { member_email: row.member_email, ...more } };
+}
+
+/** A member the portal makes itself (the first operator: organizations/first-operator.ts) with these roles; the caller journals it. */
+export async function addMember(tx: Tx, member: { member_id: string; organization_id: string; member_email: string; name: string; date_created: string }, roles: Array<{ role: Role; scope: Scope }>) {
+  await repo.insertMember(tx, member);
+  for (const { role, scope } of roles) await repo.insertAssignment(tx, { member_id: member.member_id, organization_id: member.organization_id, role, scope });
 }

@@ -80,6 +80,11 @@ export async function domainsOfMembersOutside(db: Queryable, domains: string[], 
   return used;
 }
 
+/** Whether the portal has any organization (an empty database gets its first operator: first-operator.ts). */
+export async function anyOrganization(db: Queryable): Promise<boolean> {
+  return (await db.selectFrom('organizations').select('organization_id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function insertOrganization(db: Queryable, row: Insertable<OrganizationsTable>, domains: string[]) {
   await db.insertInto('organizations').values(row).execute();
   if (domains.length > 0) {
