@@ -1,7 +1,8 @@
 /**
  * The gateways' poll that changes nothing, answered before Fastify: GET routes.hcl or the certificate
  * archive with a bearer token already verified for the export, and an If-None-Match naming the export
- * this process holds as current. Such a poll is answered 304 with the very headers the route gives
+ * this process holds as current, the token found not revoked at the export epoch this process knows (a
+ * revocation moves it: tokens/api-tokens.ts). Such a poll is answered 304 with the very headers the route gives
  * (routes.ts), counted in the request metrics and logged in one line at info, as Fastify would log its
  * completion; anything else (another request, a token to verify, an export to rebuild or to confirm with a
  * query, a changed export) goes to Fastify as before.
@@ -12,7 +13,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { bearerTokenOf } from '../../auth/hook';
-import { knownApiToken } from '../tokens/api-tokens';
+import { knownApiToken, noteApiTokenUse } from '../tokens/api-tokens';
 import { exportHeaders, keptExport, notModified } from './exports';
 import { PISTON_GROUP } from './gateway-auth';
 import { answerRequestId, type RequestIdOf } from '../../http/request-id';
@@ -32,6 +33,7 @@ function answerUnchanged(app: FastifyInstance, request: IncomingMessage, respons
   // The headers of the route's 304 (routes.ts); Date from Node.
   answerRequestId(response, requestId(request));
   response.writeHead(304, exportHeaders(kept.etag)).end();
+  noteApiTokenUse(app, claims);
   return true;
 }
 
