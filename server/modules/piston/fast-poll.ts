@@ -13,7 +13,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { bearerTokenOf } from '../../auth/hook';
-import { knownApiToken, noteApiTokenUse } from '../tokens/api-tokens';
+import { knownApiToken } from '../tokens/api-tokens';
 import { exportHeaders, keptExport, notModified } from './exports';
 import { PISTON_GROUP } from './gateway-auth';
 import { answerRequestId, type RequestIdOf } from '../../http/request-id';
@@ -33,7 +33,6 @@ function answerUnchanged(app: FastifyInstance, request: IncomingMessage, respons
   // The headers of the route's 304 (routes.ts); Date from Node.
   answerRequestId(response, requestId(request));
   response.writeHead(304, exportHeaders(kept.etag)).end();
-  noteApiTokenUse(app, claims);
   return true;
 }
 

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { knownExportEpoch, readExportEpoch } from '../../db/export-epoch';
 import { unauthorized } from '../../errors';
-import { isRevoked, writeLastUses } from './repository';
+import { recordOf, writeLastUses } from './repository';
 
 /** Kept apart from people's tokens by issuer and audience. */
 const apiTokenIssuer = (api: FastifyInstance) => `${api.config.publicUrl}/api`;
@@ -31,6 +31,8 @@ export interface ApiTokenClaims {
 interface Verified {
   claims: ApiTokenClaims;
   epoch: number;
+  /** Whether it has a row, whose "last used" is written. */
+  recorded: boolean;
 }
 const verified = new WeakMap<object, Map<string, Verified>>();
 const VERIFIED_LIMIT = 10_000;
@@ -85,8 +87,9 @@ function keptToken(api: FastifyInstance, token: string): Verified | undefined {
  */
 export function knownApiToken(api: FastifyInstance, token: string): ApiTokenClaims | undefined {
   const known = keptToken(api, token);
-  if (!known) return undefined;
-  return known.epoch === knownExportEpoch(api.db) ? known.claims : undefined;
+  if (!known || known.epoch !== knownExportEpoch(api.db)) return undefined;
+  if (known.recorded) noteApiTokenUse(api, known.claims.jti);
+  return known.claims;
 }
 
 export async function verifyApiToken(api: FastifyInstance, token: string): Promise<ApiTokenClaims> {
@@ -95,14 +98,19 @@ export async function verifyApiToken(api: FastifyInstance, token: string): Promi
   const tokens = verifiedOf(api);
   const kept = keptToken(api, token);
   const claims = kept?.claims ?? (await verifySignature(api, token));
-  if (kept?.epoch !== epoch && (await isRevoked(api.db, claims.jti))) {
-    tokens.delete(token);
-    throw unauthorized('The API token has been revoked.');
+  let recorded = kept?.recorded ?? false;
+  if (kept?.epoch !== epoch) {
+    const record = await recordOf(api.db, claims.jti);
+    if (record === 'revoked') {
+      tokens.delete(token);
+      throw unauthorized('The API token has been revoked.');
+    }
+    recorded = record === 'active';
   }
   // Bounded without bookkeeping: when full, start again (a verification is cheap to repeat).
   if (!kept && tokens.size >= VERIFIED_LIMIT) tokens.clear();
-  tokens.set(token, { claims, epoch });
-  noteApiTokenUse(api, claims);
+  tokens.set(token, { claims, epoch, recorded });
+  if (recorded) noteApiTokenUse(api, claims.jti);
   return claims;
 }
 
@@ -141,11 +149,11 @@ interface Uses {
 }
 const uses = new WeakMap<object, Uses>();
 
-export function noteApiTokenUse(api: FastifyInstance, claims: ApiTokenClaims): void {
+function noteApiTokenUse(api: FastifyInstance, tokenId: string): void {
   let kept = uses.get(api.db);
   if (!kept) uses.set(api.db, (kept = { pending: new Map(), writtenAt: -Infinity }));
   const now = api.now();
-  kept.pending.set(claims.jti, now.toISOString());
+  kept.pending.set(tokenId, now.toISOString());
   const at = now.getTime();
   // A clock set back (tests, a corrected server) writes again too.
   if (at - kept.writtenAt < LAST_USE_EVERY_MS && at >= kept.writtenAt) return;

@@ -18,10 +18,13 @@ export function findToken(db: Queryable, tokenId: string) {
   return db.selectFrom('api_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst();
 }
 
-/** Whether the token is recorded as revoked: its verification's one query (modules/tokens/api-tokens.ts). */
-export async function isRevoked(db: Queryable, tokenId: string): Promise<boolean> {
+/**
+ * Where a token stands by its row: the verification's one query (modules/tokens/api-tokens.ts). Tokens made
+ * before tokens were recorded have none, and keep working (docs/decisions.md "API tokens").
+ */
+export async function recordOf(db: Queryable, tokenId: string): Promise<'active' | 'revoked' | 'unrecorded'> {
   const row = await db.selectFrom('api_tokens').select('date_revoked').where('token_id', '=', tokenId).executeTakeFirst();
-  return !!row?.date_revoked;
+  return !row ? 'unrecorded' : row.date_revoked ? 'revoked' : 'active';
 }
 
 /**
