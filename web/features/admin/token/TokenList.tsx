@@ -48,7 +48,7 @@ function columns(revoke: (token: ApiToken) => void): DataColumn<ApiToken>[] {
       align: 'end',
       cell: (t) =>
         t.abilities.includes('token.revoke') ? (
-          <Button variant="subtle" color="red.9" size="xs" leftSection={<IconBan size={14} aria-hidden />} onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
+          <Button variant="outline" color="red" size="xs" leftSection={<IconBan size={14} aria-hidden />} onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
             Revoke
           </Button>
         ) : t.date_revoked ? (
@@ -78,8 +78,8 @@ export function TokenList() {
   };
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby="tokens-heading">
-      <Title order={2} size="h4" id="tokens-heading">
+    <Stack gap="sm">
+      <Title order={2} size="h4">
         Tokens made
       </Title>
       <Text size="sm" c="dimmed" maw={720}>
