@@ -8,10 +8,12 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { testDialects } from '../../../test/support/databases';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
 import { TEST_CONFIG, useTestApp } from '../../../test/support/test-app';
 import { factories, type Cooperation } from '../../../test/support/factories';
 import { databaseLocation, openDatabase, type Db } from '../../db/database';
+import { readEpoch } from '../../db/export-epoch';
+import { migrator } from '../../db/migrate';
 import { buildApp } from '../../app';
 import { requestIdOf } from '../../http/request-id';
 import { withFastPoll } from '../piston/fast-poll';
@@ -256,5 +258,30 @@ describe.runIf(dialects.includes('postgres'))('a revocation on one instance refu
     // B learns of it by notification: from then on every poll is refused.
     expect(await eventually(async () => (await poll(etag)).status === 401)).toBe(true);
     expect((await poll(etag)).status).toBe(401);
+  });
+});
+
+describe.each(dialects)('migration 0026 on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => database?.drop());
+
+  it('moves the export epoch on a revocation only, not on "last used", and goes down and up again', async () => {
+    const { db } = database;
+    expect((await migrator(db).migrateDown()).error).toBeUndefined();
+    expect((await migrator(db).migrateToLatest()).error).toBeUndefined();
+    const at = '2026-03-15T10:00:00.000Z';
+    await db.insertInto('api_tokens').values({
+      token_id: 'jti-1', token_name: 'one', upn: 'one', groups: '["piston_export"]', organization_id: 'operator', created_by: 'devops@operator.example',
+      date_created: at, date_expires: '2026-04-15T10:00:00.000Z', date_last_used: null, date_revoked: null, revoked_by: null,
+    }).execute();
+    const epoch = () => readEpoch(db, 'export_epoch');
+    const before = await epoch();
+    await db.updateTable('api_tokens').set({ date_last_used: at }).where('token_id', '=', 'jti-1').execute();
+    expect(await epoch()).toBe(before);
+    await db.updateTable('api_tokens').set({ date_revoked: at, revoked_by: 'supervisor@operator.example' }).where('token_id', '=', 'jti-1').execute();
+    expect(await epoch()).toBeGreaterThan(before);
   });
 });
