@@ -19,7 +19,7 @@ export const tokenRequestSchema = strictBody({
 export type TokenRequest = z.infer<typeof tokenRequestSchema>;
 
 /** Where a token stands at the server's clock: revoked wins over expired. */
-export const TOKEN_STATUSES = ['active', 'expired', 'revoked'] as const;
+const TOKEN_STATUSES = ['active', 'expired', 'revoked'] as const;
 export type TokenStatus = (typeof TOKEN_STATUSES)[number];
 
 /** A recorded gateway token as GET /api/tokens lists it (never its text). */
