@@ -38,6 +38,8 @@ const TABLE: Record<Action, Role[]> = {
   'admin.secret': ['DEVOPS'],
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
   'admin.state': ['SUPERVISOR', 'DEVOPS'],
+  'token.list': ['SUPERVISOR', 'DEVOPS'],
+  'token.revoke': ['SUPERVISOR', 'DEVOPS'],
 };
 
 // A partner P manages customer C; U is unrelated; O is the operator.
@@ -53,7 +55,7 @@ function actorWith(organizationId: string, organizationRole: OrganizationRole, r
 
 const OWN_SCOPES: Scope[] = ['ORGANIZATION', 'COOPERATION'];
 const MANAGED_SCOPES: Scope[] = ['MANAGED', 'COOPERATION'];
-const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state'];
+const OPERATOR_ONLY: Action[] = ['resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state', 'token.list', 'token.revoke'];
 
 describe('policy: every action × role × scope × relation (partner actor)', () => {
   for (const action of Object.keys(TABLE) as Action[]) {

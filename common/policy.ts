@@ -62,6 +62,9 @@ export const ACTIONS = {
   'admin.secret': ['DEVOPS'],
   /** Make an API token for the download gateway (SPEC.md §2 admin "token"). */
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
+  /** See the gateway tokens made, and revoke one (issue 34): the staff who make them. */
+  'token.list': ['SUPERVISOR', 'DEVOPS'],
+  'token.revoke': ['SUPERVISOR', 'DEVOPS'],
   /** Whether the master secret is provided: for the staff who see the token and secret screens. */
   'admin.state': ['SUPERVISOR', 'DEVOPS'],
 } as const satisfies Record<string, readonly Role[]>;
@@ -74,6 +77,7 @@ export type Action = keyof typeof ACTIONS;
  */
 const OPERATOR_ONLY: ReadonlySet<Action> = new Set([
   'resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'admin.secret', 'admin.token', 'admin.state',
+  'token.list', 'token.revoke',
 ]);
 
 /** Actions whose SPEC.md §6 rule excludes the MANAGED scope. */

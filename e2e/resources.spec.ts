@@ -69,7 +69,9 @@ test.describe('resources and the download gateway', () => {
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Create token' }).click();
-    await expect(page.getByText('is required')).toBeVisible();
+    // Name and upn are both required.
+    await expect(page.getByText('is required')).toHaveCount(2);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`E2E gateway ${Date.now().toString(36)}`);
     await page.getByLabel('User principal name (upn)').fill('piston@gateway.example');
     await page.getByRole('button', { name: 'Create token' }).click();
     const tokenBox = page.getByRole('textbox', { name: 'Token', exact: true });

@@ -22,6 +22,7 @@ const LICENSE = 'License not found.';
 
 /** The refusals of the operator-only routes outside the resources catalogue (their routes' texts). */
 export const TOKEN_REFUSAL = 'Only SUPERVISOR or DEVOPS staff of the operator may create tokens.';
+export const TOKENS_REFUSAL = 'Only SUPERVISOR or DEVOPS staff of the operator may list or revoke tokens.';
 export const SECRET_REFUSAL = 'Only DevOps staff of the operator may provide the master secret.';
 /** The refusal of the resources catalogue (resources/service.ts gives the same). */
 export const CATALOGUE_REFUSAL = 'Only staff of the operator organization manage resources.';
@@ -51,6 +52,7 @@ function guardOf(url: string): Guard | null {
   }
   if (url === '/api/resources' || url.startsWith('/api/resources/')) return (_db, actor) => authorizeGlobal(actor, 'resource.read', CATALOGUE_REFUSAL);
   if (url === '/api/token') return (_db, actor) => void authorizeOperator(actor, 'admin.token', TOKEN_REFUSAL);
+  if (url === '/api/tokens/:id') return (_db, actor) => void authorizeOperator(actor, 'token.revoke', TOKENS_REFUSAL);
   if (url === '/api/admin/mastersecret') return (_db, actor) => void authorizeOperator(actor, 'admin.secret', SECRET_REFUSAL);
   return null;
 }

@@ -234,6 +234,24 @@ interface MailOutboxTable {
   date_created: string;
 }
 
+/** Gateway tokens made by POST /api/token (migration 0026); the token text is never stored. */
+interface ApiTokensTable {
+  /** The token's jti. */
+  token_id: string;
+  token_name: string;
+  upn: string;
+  /** JSON array of groups. */
+  groups: string;
+  /** The operator organization, whose journal shows the token's records. */
+  organization_id: string;
+  created_by: string;
+  date_created: string;
+  date_expires: string;
+  date_last_used: string | null;
+  date_revoked: string | null;
+  revoked_by: string | null;
+}
+
 interface WebhookEndpointsTable {
   endpoint_id: string;
   organization_id: string;
@@ -298,6 +316,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -327,6 +327,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       deliveries: await t.db.selectFrom('webhook_deliveries').innerJoin('webhook_endpoints', 'webhook_endpoints.endpoint_id', 'webhook_deliveries.endpoint_id')
         .select(['delivery_id', 'status']).where('organization_id', '=', organizationId).orderBy('delivery_id').execute(),
     }),
+    token: (id: string) => () => t.db.selectFrom('api_tokens').selectAll().where('token_id', '=', id).executeTakeFirst(),
     secret: async () => ({
       provided: t.app.masterSecret.provided,
       verifier: await t.db.selectFrom('settings').selectAll().where('name', '=', 'master-secret.verifier').executeTakeFirst(),
@@ -412,6 +413,21 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     'POST /api/token': {
       kind: 'operator', ok: 200, allowed: opOnly('admin.token'),
       make: async () => withSecret({ method: 'POST', url: '/api/token', payload: { upn: `gateway-${next()}`, groups: ['piston_export'], expires_in: 30 } }),
+    },
+    'GET /api/tokens': { kind: 'operator', ok: 200, allowed: opOnly('token.list'), make: async () => ({ method: 'GET', url: '/api/tokens' }) },
+    // A recorded token made for the one call (the row as POST /api/token writes it).
+    'DELETE /api/tokens/{id}': {
+      kind: 'operator', ok: 200, allowed: opOnly('token.revoke'),
+      make: async () => {
+        const id = randomUUID();
+        const at = t.clock.now();
+        await t.db.insertInto('api_tokens').values({
+          token_id: id, token_name: `gateway ${id}`, upn: 'gateway', groups: '["piston_export"]', organization_id: operator.organization_id,
+          created_by: 'matrix@operator.example', date_created: at.toISOString(), date_expires: new Date(at.getTime() + 30 * DAY).toISOString(),
+          date_last_used: null, date_revoked: null, revoked_by: null,
+        }).execute();
+        return { method: 'DELETE', url: `/api/tokens/${id}`, state: state.token(id) };
+      },
     },
 
     // Public: sign-in plumbing and the key that verifies license keys.
@@ -949,7 +965,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     expect(Object.keys(ROUTES).filter((route) => !documented.includes(route)), 'entries without a route').toEqual([]);
     // Every action of common/policy.ts is decided by some route: as its `action`, or in its `allowed`/`expect`.
     const used = new Set<string>(Object.values(ROUTES).map((r) => r.action ?? ''));
-    const inFunctions = ['admin.secret', 'admin.state', 'admin.token', 'resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'resource.toggleOrganization', 'organization.create'];
+    const inFunctions = ['admin.secret', 'admin.state', 'admin.token', 'token.list', 'token.revoke', 'resource.create', 'resource.update', 'resource.delete', 'resource.grant', 'resource.toggleOrganization', 'organization.create'];
     expect(Object.keys(ACTIONS).filter((a) => !used.has(a) && !inFunctions.includes(a))).toEqual([]);
   });
 

@@ -14,6 +14,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { decodeJwt } from 'jose';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { testDialects } from '../support/databases';
 import { useTestApp, type TestApp } from '../support/test-app';
@@ -324,7 +325,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   /** Everything a request could change: every row of the portal's tables, the journal, the secret. */
   async function fingerprint(t: TestApp): Promise<string> {
     const hash = createHash('sha256');
-    const tables = ['organizations', 'organization_domains', 'members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'settings', 'accounts'] as const;
+    const tables = ['organizations', 'organization_domains', 'members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'settings', 'accounts', 'api_tokens'] as const;
     // At once: PostgreSQL answers them on several connections.
     const [journal, ...contents] = await Promise.all([
       t.db.selectFrom('audit_records').select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.max('record_id').as('last')]).executeTakeFirstOrThrow(),
@@ -516,8 +517,17 @@ describe.each(dialects)('bad input on %s', (dialect) => {
       await secretProvided();
       return {
         path: {}, body: { upn: 'gateway@operator.example', groups: ['piston_export'], expires_in: 30 },
-        badBody: { upn: fc.constantFrom(' ', 'a b', 'a"b', 'a\\b', 'a\tb', 'a\nb'), groups: fc.constantFrom('piston_export', ['other'], ['piston_export', 'piston_export'], [['piston_export']]) },
+        badBody: {
+          upn: fc.constantFrom(' ', 'a b', 'a"b', 'a\\b', 'a\tb', 'a\nb'), groups: fc.constantFrom('piston_export', ['other'], ['piston_export', 'piston_export'], [['piston_export']]),
+          name: fc.constantFrom('', ' ', 'x'.repeat(101), 7),
+        },
       };
+    },
+    // A token made for the call, by its jti (the list's token_id).
+    'DELETE /api/tokens/{id}': async () => {
+      await secretProvided();
+      const made = await ok(SUPERVISOR, { method: 'POST', url: '/api/token', payload: { upn: 'gateway@operator.example', groups: ['piston_export'], name: unique('token') } });
+      return { path: { id: String(decodeJwt(made.body).jti) } };
     },
 
     // members

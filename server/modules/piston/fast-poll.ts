@@ -1,7 +1,8 @@
 /**
  * The gateways' poll that changes nothing, answered before Fastify: GET routes.hcl or the certificate
  * archive with a bearer token already verified for the export, and an If-None-Match naming the export
- * this process holds as current. Such a poll is answered 304 with the very headers the route gives
+ * this process holds as current, the token found not revoked at the export epoch this process knows (a
+ * revocation moves it: tokens/api-tokens.ts). Such a poll is answered 304 with the very headers the route gives
  * (routes.ts), counted in the request metrics and logged in one line at info, as Fastify would log its
  * completion; anything else (another request, a token to verify, an export to rebuild or to confirm with a
  * query, a changed export) goes to Fastify as before.

@@ -1,14 +1,15 @@
 /**
- * Admin: New Token (SPEC.md §2, §5): an API token for the download gateway. Expiry 1–730 days
- * (default 365), a user principal name, and the one group piston_export. The token is shown once.
- * Checked with the API's own field schemas (lib/forms.ts); a server 400 shows under its field.
+ * Admin: New Token (SPEC.md §2, §5): an API token for the download gateway. A name (required here, optional
+ * in the API for old clients: issue 34), expiry 1–730 days (default 365), a user principal name, and the one
+ * group piston_export. The token is shown once. Checked with the API's own field schemas (lib/forms.ts); a
+ * server 400 shows under its field. Below it the tokens made, to revoke one (TokenList).
  */
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Group, Select, Slider, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { z } from 'zod';
-import { SCREENS } from '../../../../common/policy';
+import { SCREENS, canOnOperator } from '../../../../common/policy';
 import { formatDate, DAY } from '../../../../common/dates';
 import { TOKEN_GROUPS, tokenRequestSchema, type TokenRequest } from '../../../../common/schemas/token';
 import { AnchorLink } from '../../../components/Link';
@@ -21,6 +22,7 @@ import { adminPath } from '../screens';
 import { adminStateQueryOptions, useAdminState } from './api/get-admin-state';
 import { useCreateToken } from './api/create-token';
 import { CreatedToken } from './CreatedToken';
+import { TokenList } from './TokenList';
 
 const MIN_DAYS = 1;
 const MAX_DAYS = 730;
@@ -34,12 +36,13 @@ const MARKS = [
 
 /** The form has one group (a select) where the body has a list of them. */
 interface Values {
+  name: string;
   expires_in: number;
   upn: string;
   group: TokenRequest['groups'][number];
 }
 const fields = tokenRequestSchema.in.shape;
-const valuesSchema = z.object({ expires_in: fields.expires_in, upn: fields.upn, group: fields.groups.element });
+const valuesSchema = z.object({ name: fields.name.unwrap(), expires_in: fields.expires_in, upn: fields.upn, group: fields.groups.element });
 /** A server 400 about `groups` (or `groups.0`) is about the select. */
 const SERVER_FIELDS = { groups: 'group' };
 
@@ -68,7 +71,8 @@ function SecretBanner() {
 }
 
 export default function NewTokenPage() {
-  const form = useSchemaForm<Values>(valuesSchema, { expires_in: DEFAULT_DAYS, upn: '', group: TOKEN_GROUPS[0] });
+  const actor = useActor();
+  const form = useSchemaForm<Values>(valuesSchema, { name: '', expires_in: DEFAULT_DAYS, upn: '', group: TOKEN_GROUPS[0] });
   const [created, setCreated] = useState<{ token: string; request: TokenRequest; at: number } | null>(null);
   const create = useCreateToken();
   const queryClient = useQueryClient();
@@ -95,6 +99,14 @@ export default function NewTokenPage() {
       <SecretBanner />
       <form onSubmit={form.onSubmit(submit)} noValidate aria-label="New token">
         <Stack gap="lg" maw={560}>
+          <TextInput
+            label="Name"
+            description="What the token is for, as the list shows it, e.g. Frankfurt gateway"
+            required
+            {...form.getInputProps('name')}
+            maxLength={100}
+            autoComplete="off"
+          />
           <Stack gap={6}>
             <Group justify="space-between" gap="xs">
               <Text fw={500} size="sm">
@@ -144,6 +156,7 @@ export default function NewTokenPage() {
         </Stack>
       </form>
       {created ? <CreatedToken {...created} /> : null}
+      {canOnOperator(actor, 'token.list') ? <TokenList /> : null}
     </Page>
   );
 }
