@@ -68,6 +68,9 @@ const columns: DataColumn<Invitation>[] = [
   { header: 'Role', cell: (i) => `${label(i.role)} (${label(i.scope)})` },
   {
     header: 'Status',
+    // The badge is never cut to "PENDI…" by a narrow column.
+    nowrap: true,
+    width: '7rem',
     cell: (i) => (
       <Badge color={STATUS[i.status].color} variant="light" size="sm">
         {STATUS[i.status].text}
