@@ -17,7 +17,7 @@ import { lockRow } from '../../db/lock';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import * as repo from './repository';
 
-export const MISSING = 'Invitation not found.';
+const MISSING = 'Invitation not found.';
 
 type Organization = NonNullable<Awaited<ReturnType<typeof repo.organizationOf>>>;
 

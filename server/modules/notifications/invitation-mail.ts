@@ -9,7 +9,7 @@ import { label } from '../../../common/enums';
 import type { Tx } from '../../db/database';
 
 /** What the invitation's event carries about it (invitations/service.ts subjectOf). */
-export interface InvitationDetails {
+interface InvitationDetails {
   email: string;
   role: string;
   scope: string;
