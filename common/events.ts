@@ -10,7 +10,7 @@ export const EVENT_TYPES = [
   'license.requested', 'license.approved', 'license.rejected', 'license.renewed',
   'license.expiring', 'license.expired', 'license.approval_waiting',
   'member.banned', 'member.unbanned', 'organization.banned', 'organization.unbanned',
-  'role.assigned', 'role.unassigned', 'token.created', 'token.revoked',
+  'role.assigned', 'role.unassigned', 'token.created', 'token.revoked', 'member.invited',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,10 +38,11 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'role.unassigned': 'Role removed',
   'token.created': 'API token made',
   'token.revoked': 'API token revoked',
+  'member.invited': 'Member invited',
 };
 
 /** The object an event is about. */
-export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token';
+export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token' | 'invitation';
 
 /** The version of the payload's `data` shape; receivers can rely on it (docs/decisions.md). */
 export const EVENT_DATA_VERSION = 1;

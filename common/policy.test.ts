@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ACTIONS, applies, assignableRoles, can, canGlobally, canGrant, canOnOperator, childOf, grantableBy, isOperatorStaff, memberRefusal,
+  ACTIONS, applies, assignableRoles, can, canGlobally, canGrant, canInvite, canOnOperator, childOf, grantableBy, isOperatorStaff, memberRefusal,
   operatorTarget, organizationRefusal, SCREENS, type Action, type Actor, type Assignment,
 } from './policy';
 import { ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from './enums';
@@ -25,6 +25,7 @@ const TABLE: Record<Action, Role[]> = {
   'member.save': ['ADMINISTRATOR', 'SUPERVISOR'],
   'role.assign': ['SUPERVISOR', 'ADMINISTRATOR'],
   'role.unassign': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'member.invite': ['SUPERVISOR', 'ADMINISTRATOR'],
   'organization.create': ['ADMINISTRATOR', 'SUPERVISOR'],
   'organization.ban': ['SUPERVISOR', 'ADMINISTRATOR'],
   'organization.unban': ['SUPERVISOR', 'ADMINISTRATOR'],
@@ -199,6 +200,27 @@ describe('screens (SPEC.md §2)', () => {
   it('offers Approver, Supervisor and Devops only to operator members', () => {
     expect(assignableRoles('CUSTOMER')).toEqual(['ADMINISTRATOR', 'ISSUER', 'MEMBER']);
     expect(assignableRoles('OPERATOR')).toEqual(expect.arrayContaining(['APPROVER', 'SUPERVISOR', 'DEVOPS']));
+  });
+});
+
+describe('who may invite with which role (canInvite)', () => {
+  it('is the rule of assigning that role and scope: what one may grant, one may invite with, and nothing more', () => {
+    const people = ROLES.flatMap((role) => SCOPES.map((scope) => actorWith('P', 'PARTNER', role, scope)));
+    for (const actor of people) {
+      for (const target of [P, C, U]) {
+        const organizationRole: OrganizationRole = target === P ? 'PARTNER' : 'CUSTOMER';
+        for (const role of ROLES) {
+          for (const scope of SCOPES) {
+            const grant = canGrant(actor, { action: 'role.assign', role, scope, member_id: 'someone-else', member_organization_role: organizationRole }, target);
+            expect(canInvite(actor, { role, scope }, organizationRole, target), `${actor.roles[0].role} ${actor.roles[0].scope} invites ${role} ${scope}`).toBe(grant);
+          }
+        }
+      }
+    }
+    // Not the "nobody gives themselves a role" rule: nobody is the invited person yet.
+    expect(canInvite(actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'COOPERATION'), { role: 'ISSUER', scope: 'ORGANIZATION' }, 'PARTNER', P)).toBe(true);
+    expect(canInvite(actorWith('P', 'PARTNER', 'ADMINISTRATOR', 'COOPERATION'), { role: 'APPROVER', scope: 'ORGANIZATION' }, 'PARTNER', P)).toBe(false);
+    expect(canInvite(null, { role: 'MEMBER', scope: 'ORGANIZATION' }, 'PARTNER', P)).toBe(false);
   });
 });
 

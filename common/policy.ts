@@ -47,6 +47,8 @@ export const ACTIONS = {
   'member.save': ['ADMINISTRATOR', 'SUPERVISOR'],
   'role.assign': ['SUPERVISOR', 'ADMINISTRATOR'],
   'role.unassign': ['SUPERVISOR', 'ADMINISTRATOR'],
+  /** Invite people by email, see, resend and revoke the invitations (issue 34): those who assign roles. */
+  'member.invite': ['SUPERVISOR', 'ADMINISTRATOR'],
   'organization.create': ['ADMINISTRATOR', 'SUPERVISOR'],
   'organization.ban': ['SUPERVISOR', 'ADMINISTRATOR'],
   'organization.unban': ['SUPERVISOR', 'ADMINISTRATOR'],
@@ -259,6 +261,19 @@ export function canGrant(
 }
 
 /**
+ * May the actor invite a person into `target` (of role `organizationRole`) with `role` and `scope`, or resend or
+ * revoke such an invitation? The rule of assigning that role and scope to a member there (`canGrant`): an
+ * invitation is an assignment made when the person first signs in, so it can hand out no more than assigning.
+ */
+export function canInvite(
+  actor: Actor | null | undefined, invitation: { role: Role; scope: Scope }, organizationRole: OrganizationRole, target: TargetOrganization,
+): boolean {
+  if (!can(actor, 'member.invite', target)) return false;
+  // Nobody is the invited person yet, so no rule about oneself applies.
+  return canGrant(actor, { action: 'role.assign', ...invitation, member_id: '', member_organization_role: organizationRole }, target);
+}
+
+/**
  * Roles the role selector offers for a member (SPEC.md §5): Approver and Supervisor only for
  * members of the operator organization, Devops only there at all.
  */
@@ -279,6 +294,8 @@ export const OBJECT_ACTIONS = {
   /** Everything that targets an organization: its own changes and what may be made in it. */
   organization: (Object.keys(ACTIONS) as Action[]).filter((a) => !OPERATOR_ONLY.has(a)),
   resource: ['resource.update', 'resource.delete', 'resource.grant'],
+  /** `member.invite` when the caller may resend and revoke it (canInvite for its role and scope). */
+  invitation: ['member.invite'],
 } as const satisfies Record<string, readonly Action[]>;
 
 /** The `abilities` of an object of an organization: the listed actions the actor may take on it. */

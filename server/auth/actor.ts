@@ -11,6 +11,7 @@ import { keptFor } from '../db/kept';
 import { readVersions, stampOf, type Versions } from '../db/versions';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
+import { acceptAtSignIn } from './invitation-sign-in';
 
 export interface RequestActor extends Actor {
   email: string;
@@ -117,7 +118,10 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
   const stamp = known && stampOf(versions, [known]);
   const kept = stamp && actors.get(identity.email, stamp, now.getTime());
   if (kept) return { ...kept, versions };
-  const member = (await findMember(db, identity.email)) ?? (await signUpByDomain(db, identity, now));
+  // No membership yet: a pending invitation first (it names the organization and the role), else a trusted domain.
+  const member = (await findMember(db, identity.email))
+    ?? ((await acceptAtSignIn(db, identity, now)) ? await findMember(db, identity.email) : undefined)
+    ?? (await signUpByDomain(db, identity, now));
   if (!member) {
     throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
   }

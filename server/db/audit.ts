@@ -17,6 +17,7 @@ export type AuditReason =
   | 'LICENSE_REQUESTED' | 'LICENSE_APPROVED' | 'LICENSE_REJECTED' | 'LICENSE_RENEWED' | 'LICENSE_EXPIRY_ACKNOWLEDGED'
   | 'MEMBER_SAVED' | 'MEMBER_BANNED' | 'MEMBER_UNBANNED' | 'MEMBER_REMOVED'
   | 'ROLE_ASSIGNED' | 'ROLE_UNASSIGNED'
+  | 'INVITATION_SENT' | 'INVITATION_RESENT' | 'INVITATION_REVOKED' | 'INVITATION_ACCEPTED'
   | 'ORGANIZATION_CREATED' | 'ORGANIZATION_SAVED' | 'ORGANIZATION_BANNED' | 'ORGANIZATION_UNBANNED'
   | 'RESOURCE_CREATED' | 'RESOURCE_SAVED' | 'RESOURCE_REMOVED' | 'RESOURCE_GRANTED' | 'RESOURCE_REVOKED'
   | 'MASTER_SECRET_PROVIDED' | 'TOKEN_CREATED' | 'TOKEN_REVOKED'
@@ -43,6 +44,9 @@ const EVENT_OF: Partial<Record<AuditReason, EventType>> = {
   ROLE_UNASSIGNED: 'role.unassigned',
   TOKEN_CREATED: 'token.created',
   TOKEN_REVOKED: 'token.revoked',
+  // Sent and resent alike: each mails the invitee (notifications/dispatch.ts) and tells the organization's webhooks.
+  INVITATION_SENT: 'member.invited',
+  INVITATION_RESENT: 'member.invited',
 };
 
 /** What a record is about: the event's subject, and what its data says of it. */

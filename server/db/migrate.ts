@@ -28,6 +28,7 @@ import * as organizationVersions from './migrations/20261128_0022_organization_v
 import * as licenseTimeZone from './migrations/20261129_0023_license_time_zone';
 import * as certificateFingerprints from './migrations/20261129_0024_certificate_fingerprints';
 import * as gatewayTokens from './migrations/20261130_0026_gateway_tokens';
+import * as invitations from './migrations/20261130_0027_invitations';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '20261129_0023_license_time_zone': licenseTimeZone,
   '20261129_0024_certificate_fingerprints': certificateFingerprints,
   '20261130_0026_gateway_tokens': gatewayTokens,
+  '20261130_0027_invitations': invitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

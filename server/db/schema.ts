@@ -290,6 +290,23 @@ interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** An invitation to join an organization (migration 0027); its status is its dates (common/invitations.ts). */
+export interface InvitationsTable {
+  invitation_id: string;
+  organization_id: string;
+  email: string;
+  role: Role;
+  scope: Scope;
+  invited_by: string | null;
+  date_created: string;
+  date_sent: string;
+  date_expires: string;
+  date_accepted: string | null;
+  accepted_member_id: string | null;
+  date_revoked: string | null;
+  revoked_by: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -317,6 +334,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   api_tokens: ApiTokensTable;
+  invitations: InvitationsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -50,6 +50,8 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'member@fabrikam.example', name: 'Fay Fabrikam', organization: 'fabrikam', role: 'MEMBER', scope: 'ORGANIZATION' },
   { email: 'newcomer@contoso.example', name: 'Nell Newcomer' },
   { email: 'stranger@unknown.example', name: 'Sam Stranger' },
+  // An address no organization trusts, for inviting (issue 34): no organization until an administrator invites it.
+  { email: 'outsider@elsewhere.example', name: 'Olga Outsider' },
 ];
 
 /** What the foundation seed made, for the seeders of later capabilities. */

@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
-import { ACTIONS, can, canGrant, SCREENS, type Action, type Actor, type TargetOrganization } from '../../common/policy';
+import { ACTIONS, can, canGrant, canInvite, SCREENS, type Action, type Actor, type TargetOrganization } from '../../common/policy';
 import type { OrganizationRole, Role, Scope } from '../../common/enums';
 import { startOfUtcDay } from '../../common/status';
 import { licenseValidUntil } from '../../common/zones';
@@ -201,8 +201,19 @@ class Fixtures {
     return id;
   }
 
+  /** A pending invitation of a fresh address, valid 7 days. */
+  invitation(organizationId: string, role: readonly [Role, Scope]): string {
+    const id = randomUUID();
+    const now = this.now().getTime();
+    this.add('invitations', {
+      invitation_id: id, organization_id: organizationId, email: `invited-${next()}@elsewhere.example`, role: role[0], scope: role[1], invited_by: null,
+      date_created: iso(now), date_sent: iso(now), date_expires: iso(now + 7 * DAY), date_accepted: null, accepted_member_id: null, date_revoked: null, revoked_by: null,
+    });
+    return id;
+  }
+
   async flush(): Promise<void> {
-    const order: Array<keyof Database> = ['members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants'];
+    const order: Array<keyof Database> = ['members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'invitations'];
     await this.db.transaction().execute(async (tx) => {
       for (const table of order) {
         const rows = this.rows.get(table) ?? [];
@@ -321,6 +332,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       grants: await t.db.selectFrom('resource_grants').select('organization_id').where('resource_id', '=', id).orderBy('organization_id').execute(),
       resources: await count('resources'),
     }),
+    invitations: (organizationId: string) => () => t.db.selectFrom('invitations').selectAll().where('organization_id', '=', organizationId).orderBy('invitation_id').execute(),
     notifications: (id: string) => () => t.db.selectFrom('notification_settings').selectAll().where('organization_id', '=', id).executeTakeFirst(),
     webhooks: (organizationId: string) => async () => ({
       endpoints: await t.db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId).orderBy('endpoint_id').execute(),
@@ -713,6 +725,41 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       make: async (c, fx) => {
         const id = fx.member(c.org.id, { role: c.variant });
         return { method: 'POST', url: `${memberUrl(c, id)}/roles/unassign?role=${c.variant![0]}`, state: state.member(id) };
+      },
+    },
+
+    // Invitations (issue 34): who may invite with a role and scope is who may assign it (canInvite). Nobody joins a
+    // banned organization, so inviting to one, or resending there, is a genuine 409 for whoever may invite.
+    'GET /api/organizations/{id}/invitations': {
+      kind: 'org', action: 'member.invite', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/invitations?status=all&limit=10` }),
+    },
+    'POST /api/organizations/{id}/invitations': {
+      kind: 'org', action: 'member.invite', ok: 201,
+      variants: (org) => [['ISSUER', 'ORGANIZATION'], ['ADMINISTRATOR', 'COOPERATION'], ...(org.role === 'OPERATOR' ? [['SUPERVISOR', 'COOPERATION'], ['DEVOPS', 'ORGANIZATION']] as const : [])],
+      rule: ({ person: p, org, variant }) =>
+        (canInvite(p.actor, { role: variant![0], scope: variant![1] }, org.role, org.target) ? (org.key === 'banned' ? 409 : undefined) : 403),
+      make: async (c) => ({
+        method: 'POST', url: `${orgUrl(c)}/invitations`, payload: { email: `invited-${next()}@elsewhere.example`, role: c.variant![0], scope: c.variant![1] },
+        state: state.invitations(c.org.id),
+      }),
+    },
+    'POST /api/organizations/{id}/invitations/{invitationId}/resend': {
+      kind: 'org', action: 'member.invite', ok: 200,
+      variants: (org) => [['ISSUER', 'ORGANIZATION'], ...(org.role === 'OPERATOR' ? [['APPROVER', 'COOPERATION'] as const] : [])],
+      rule: ({ person: p, org, variant }) =>
+        (canInvite(p.actor, { role: variant![0], scope: variant![1] }, org.role, org.target) ? (org.key === 'banned' ? 409 : undefined) : 403),
+      make: async (c, fx) => {
+        const id = fx.invitation(c.org.id, c.variant!);
+        return { method: 'POST', url: `${orgUrl(c)}/invitations/${id}/resend`, state: state.invitations(c.org.id) };
+      },
+    },
+    'DELETE /api/organizations/{id}/invitations/{invitationId}': {
+      kind: 'org', action: 'member.invite', ok: 204,
+      variants: (org) => [['ISSUER', 'ORGANIZATION'], ...(org.role === 'OPERATOR' ? [['APPROVER', 'COOPERATION'] as const] : [])],
+      rule: ({ person: p, org, variant }) => (canInvite(p.actor, { role: variant![0], scope: variant![1] }, org.role, org.target) ? undefined : 403),
+      make: async (c, fx) => {
+        const id = fx.invitation(c.org.id, c.variant!);
+        return { method: 'DELETE', url: `${orgUrl(c)}/invitations/${id}`, state: state.invitations(c.org.id) };
       },
     },
 

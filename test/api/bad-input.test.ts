@@ -325,7 +325,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   /** Everything a request could change: every row of the portal's tables, the journal, the secret. */
   async function fingerprint(t: TestApp): Promise<string> {
     const hash = createHash('sha256');
-    const tables = ['organizations', 'organization_domains', 'members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'settings', 'accounts', 'api_tokens'] as const;
+    const tables = ['organizations', 'organization_domains', 'members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'settings', 'accounts', 'api_tokens', 'invitations'] as const;
     // At once: PostgreSQL answers them on several connections.
     const [journal, ...contents] = await Promise.all([
       t.db.selectFrom('audit_records').select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.max('record_id').as('last')]).executeTakeFirstOrThrow(),
@@ -385,6 +385,17 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     }).execute();
     await t.db.insertInto('role_assignments').values({ member_id: memberId, organization_id: contoso(), role: 'MEMBER', scope: 'ORGANIZATION' }).execute();
     return memberId;
+  }
+  /** A pending invitation of Contoso. */
+  async function invitation() {
+    const id = randomUUID();
+    const now = t.clock.now().getTime();
+    await t.db.insertInto('invitations').values({
+      invitation_id: id, organization_id: contoso(), email: `${unique('invited')}@elsewhere.example`, role: 'MEMBER', scope: 'ORGANIZATION', invited_by: null,
+      date_created: new Date(now).toISOString(), date_sent: new Date(now).toISOString(), date_expires: new Date(now + 7 * DAY).toISOString(),
+      date_accepted: null, accepted_member_id: null, date_revoked: null, revoked_by: null,
+    }).execute();
+    return id;
   }
   async function organization(banned = false) {
     const organizationId = randomUUID();
@@ -544,6 +555,16 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'POST /api/organizations/{id}/members/{memberId}/unban': async () => ({ path: { id: contoso(), memberId: await member({ banned: true }) } }),
     'POST /api/organizations/{id}/members/{memberId}/roles/assign': async () => ({ path: { id: contoso(), memberId: await member() }, query: { role: 'ISSUER', scope: 'ORGANIZATION' } }),
     'POST /api/organizations/{id}/members/{memberId}/roles/unassign': async () => ({ path: { id: contoso(), memberId: await member() }, query: { role: 'MEMBER' } }),
+
+    // invitations
+    'GET /api/organizations/{id}/invitations': async () => ({ path: { id: contoso() }, query: { status: 'all', offset: '0', limit: '50' } }),
+    'POST /api/organizations/{id}/invitations': async () => ({
+      path: { id: contoso() }, expect: 201,
+      body: { email: `${unique('invited')}@elsewhere.example`, role: 'ISSUER', scope: 'ORGANIZATION' },
+      badBody: { email: fc.constantFrom('x', 'a@b', 'no at.example', 'two@@example.com', w.member.email, w.partnerAdmin.email), role: fc.constantFrom('APPROVER', 'DEVOPS') },
+    }),
+    'POST /api/organizations/{id}/invitations/{invitationId}/resend': async () => ({ path: { id: contoso(), invitationId: await invitation() } }),
+    'DELETE /api/organizations/{id}/invitations/{invitationId}': async () => ({ path: { id: contoso(), invitationId: await invitation() }, expect: 204 }),
 
     // resources
     'POST /api/resources': async () => ({

@@ -14,6 +14,7 @@ import { audit } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
 import { approvalWorkOperator, approversOf, type Approver } from './approvers';
 import { domainOf, settingsOf, trustedDomainsOf } from './settings';
+import { queueInvitationMail } from './invitation-mail';
 
 export interface DispatchOptions {
   /** The portal's address, for links in mails. */
@@ -35,6 +36,7 @@ function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subj
     case 'license': return `${base}/licenses/${encodeURIComponent(event.subject_id)}`;
     case 'member': return `${base}/members/${encodeURIComponent(event.subject_id)}`;
     case 'organization': return `${base}/overview`;
+    case 'invitation': return `${base}/members`;
     default: return `${base}/auditrecords`;
   }
 }
@@ -127,6 +129,7 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
       }
     }
     if (options.mail && approvers.length) await mailApprovers(tx, event, approvers, now, options);
+    if (options.mail && type === 'member.invited') await queueInvitationMail(tx, event, now, options.publicUrl);
     const operator = await approvalWorkOperator(tx, type);
     const owners = [...new Set([event.organization_id, ...(operator ? [operator] : [])])];
     const endpoints = await tx.selectFrom('webhook_endpoints').select(['endpoint_id', 'events'])

@@ -5,9 +5,10 @@
  * 'No action available'.
  */
 import { useState } from 'react';
-import { Button, Group, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
+import { label, ROLES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
+import { RoleSelect, ScopeSelect } from './RoleScopeSelects';
 import { assignableRoles, grantableBy, memberRefusal } from '../../../../common/policy';
 import { useActor, useAllowedHere } from '../../../lib/actor';
 import { useCurrentOrganization } from '../../../lib/session';
@@ -104,10 +105,8 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
   // SPEC.md §5: Approver and Supervisor are listed but enabled only for operator members; Devops is listed only there.
   const roleOptions = ROLES.filter((r) => r !== 'DEVOPS' || operator).map((r) => ({
     value: r,
-    label: label(r),
     disabled: !assignable.includes(r) || !grantable.includes(r),
   }));
-  const scopeOptions = SCOPES.map((s) => ({ value: s, label: label(s) }));
 
   const submit = () => {
     if (!role || !scope) return;
@@ -129,24 +128,8 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
         Assign a role
       </Title>
       <Group align="flex-end" gap="xs" wrap="wrap">
-        <Select
-          label="Role"
-          placeholder="Choose a role"
-          data={roleOptions}
-          value={role}
-          onChange={(value) => setRole(value as Role | null)}
-          w={{ base: '100%', xs: 200 }}
-          comboboxProps={{ withinPortal: true }}
-        />
-        <Select
-          label="Scope"
-          placeholder="Choose a scope"
-          data={scopeOptions}
-          value={scope}
-          onChange={(value) => setScope(value as Scope | null)}
-          w={{ base: '100%', xs: 200 }}
-          comboboxProps={{ withinPortal: true }}
-        />
+        <RoleSelect roles={roleOptions} value={role} onChange={setRole} w={{ base: '100%', xs: 260 }} />
+        <ScopeSelect value={scope} onChange={setScope} w={{ base: '100%', xs: 260 }} />
         <Button leftSection={<IconPlus size={16} aria-hidden />} disabled={!role || !scope} loading={assign.isPending} onClick={submit}>
           Assign
         </Button>
