@@ -67,12 +67,17 @@ export function LicenseFields({ form, disabled, license }: LicenseFieldsProps) {
         description={until ? `Last valid day: ${formatLastValidDay(until)}` : undefined}
         min={1}
         max={3650}
-        allowDecimal={false}
-        allowNegative={false}
-        clampBehavior="strict"
+        // What is typed stays as typed (0, -5, 1000000, 1.5): the form's schema refuses it with a message under
+        // the field as soon as it is typed, never a silent rewrite to another number of days (issue 34 defect 4).
+        clampBehavior="none"
         {...form.getInputProps('days_valid')}
         disabled={disabled}
-        onChange={(value) => form.setFieldValue('days_valid', typeof value === 'number' ? value : value === '' ? '' : Number(value))}
+        onChange={(value) => {
+          form.setFieldValue('days_valid', typeof value === 'number' ? value : value === '' ? '' : Number(value));
+          // Checked while typing, not on blur (lib/forms.ts): a wrong number says so at once; an emptied box waits for submit.
+          if (value === '') form.clearFieldError('days_valid');
+          else form.validateField('days_valid');
+        }}
       />
       <Textarea
         label="Note"
