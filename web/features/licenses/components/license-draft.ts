@@ -109,7 +109,8 @@ function draftSchemaOf(body: typeof licenseRequestSchema | typeof licenseApprova
   });
 }
 
-const daysValidSchema = licenseRequestSchema.in.shape.days_valid.unwrap();
+/** Days valid's own rule (1 to 3650 whole days), for the field's message while typing and the last-day hint. */
+export const daysValidSchema = licenseRequestSchema.in.shape.days_valid.unwrap();
 
 export const requestDraftSchema = draftSchemaOf(licenseRequestSchema);
 export const approvalDraftSchema = draftSchemaOf(licenseApprovalSchema);
