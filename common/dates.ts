@@ -127,3 +127,23 @@ export function formatDaysLeft(daysLeft: number | null | undefined): string {
   if (daysLeft == null || daysLeft <= 0) return '-';
   return daysLeft === 1 ? 'in 1 day' : `in ${daysLeft} days`;
 }
+
+/**
+ * An instant in text that leaves the portal's screens (notices, journal messages, mails, webhooks): the
+ * date-time of SPEC.md §9 in UTC, with the zone named, 23-NOV-2026 11:47:59 UTC. The same text is stored
+ * once and read in many zones; on screen localizeTimesInText shows it in the viewer's zone.
+ */
+export function formatUtcDateTime(value: Date | string | number): string {
+  const d = toDate(value);
+  const day = `${pad(d.getUTCDate())}-${MONTHS[d.getUTCMonth()]}-${d.getUTCFullYear()}`;
+  return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
+}
+
+const UTC_DATE_TIME = /\b(\d{2})-(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)-(\d{4}) (\d{2}):(\d{2}):(\d{2}) UTC\b/g;
+
+/** Text with formatUtcDateTime's instants shown in the viewer's zone (formatDateTime), as the screens show every time. */
+export function localizeTimesInText(text: string): string {
+  return text.replace(UTC_DATE_TIME, (_all, day: string, month: string, year: string, h: string, m: string, s: string) =>
+    formatDateTime(Date.UTC(Number(year), MONTHS.indexOf(month as (typeof MONTHS)[number]), Number(day), Number(h), Number(m), Number(s))),
+  );
+}

@@ -5,9 +5,9 @@
  * to every Date from then on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDate, formatLastValidDay, lastValidDay, startOfLocalDay } from './dates';
+import { formatDate, formatLastValidDay, formatUtcDateTime, lastValidDay, localizeTimesInText, startOfLocalDay } from './dates';
 import { startOfUtcDay } from './status';
-import { licenseValidUntil } from './zones';
+import { displayDateIn, licenseValidUntil } from './zones';
 
 function inZone(zone: string, body: () => void) {
   describe(`in ${zone}`, () => {
@@ -24,6 +24,23 @@ function inZone(zone: string, body: () => void) {
 }
 
 inZone('Europe/Berlin', () => {
+  it('writes an instant of a notice, journal message or mail zone-explicit, and shows it on screen in the viewer’s zone', () => {
+    const expired = '2026-11-23T11:47:59.000Z';
+    const text = `Certificate CN=a expired on ${formatUtcDateTime(expired)}.`;
+    expect(text).toBe('Certificate CN=a expired on 23-NOV-2026 11:47:59 UTC.');
+    expect(localizeTimesInText(text)).toBe('Certificate CN=a expired on 23-NOV-2026 12:47:59.');
+    // At the day's edges: 1 ms before midnight UTC is the next day in Berlin; other text stays as it was.
+    expect(formatUtcDateTime('2026-07-31T23:59:59.999Z')).toBe('31-JUL-2026 23:59:59 UTC');
+    expect(localizeTimesInText('until 31-JUL-2026 23:59:59 UTC, then 2026-08-01')).toBe('until 01-AUG-2026 01:59:59, then 2026-08-01');
+    expect(localizeTimesInText('CN=31-JUL-2026 23:59:59 UTCX')).toBe('CN=31-JUL-2026 23:59:59 UTCX');
+  });
+
+  it('names a calendar day in a zone in SPEC.md §9 form: the day there, not the viewer’s', () => {
+    expect(displayDateIn('2027-03-25T23:00:00.000Z', 'Europe/Berlin')).toBe('26-MAR-2027');
+    expect(displayDateIn('2027-03-25T23:00:00.000Z', 'UTC')).toBe('25-MAR-2027');
+    expect(displayDateIn('2027-03-25T22:59:59.999Z', 'Europe/Berlin')).toBe('25-MAR-2027');
+  });
+
   it('is the zone the test means', () => {
     expect(new Date('2026-01-15T12:00:00Z').getTimezoneOffset()).toBe(-60);
     expect(new Date('2026-07-15T12:00:00Z').getTimezoneOffset()).toBe(-120);
@@ -60,6 +77,10 @@ inZone('Europe/Berlin', () => {
 });
 
 inZone('America/New_York', () => {
+  it('shows the zone-explicit instant of a text in New York: the evening before', () => {
+    expect(localizeTimesInText('expired on 23-NOV-2026 03:00:00 UTC.')).toBe('expired on 22-NOV-2026 22:00:00.');
+  });
+
   it('is the zone the test means', () => {
     expect(new Date('2026-01-15T12:00:00Z').getTimezoneOffset()).toBe(300);
   });

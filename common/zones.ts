@@ -5,6 +5,7 @@
  * (Intl); without a zone the API counts in UTC, where a calendar day is 24 hours.
  */
 import { TZDate } from '@date-fns/tz';
+import { formatDate } from './dates';
 
 /** The zone of a request that names none: calendar days of UTC are 24 hours, as before zones. */
 export const DEFAULT_TIME_ZONE = 'UTC';
@@ -82,7 +83,13 @@ export function licenseValidUntil(from: string | Date, days: number, zone: strin
   return addCalendarDays(from, days, zone);
 }
 
-/** The calendar day (YYYY-MM-DD) that holds `instant` in `zone`: what a journal message names. */
+/** The calendar day that holds `instant` in `zone`, as SPEC.md §9 shows a date: 28-NOV-2026 (what a journal message names). */
+export function displayDateIn(instant: Date | string | number, zone: string): string {
+  const local = new TZDate(new Date(instant).getTime(), zone);
+  return formatDate(new Date(local.getFullYear(), local.getMonth(), local.getDate()));
+}
+
+/** The calendar day (YYYY-MM-DD) that holds `instant` in `zone`. */
 export function localDateIn(instant: Date | string | number, zone: string): string {
   const local = new TZDate(new Date(instant).getTime(), zone);
   const pad = (n: number) => String(n).padStart(2, '0');

@@ -12,7 +12,7 @@ import path from 'node:path';
  * without its sources (the image, docs/decisions.md "Running in production") has nothing to compare.
  */
 export const BUILD_PARTS = {
-  web: { present: 'web/index.html', inputs: ['web', 'common', 'CHANGELOG.md', 'vite.config.ts', 'scripts/web-chunks.ts'] },
+  web: { present: 'web/index.html', inputs: ['web', 'common', 'RELEASE-NOTES.md', 'vite.config.ts', 'scripts/web-chunks.ts'] },
   server: { present: 'server/main.ts', inputs: ['server', 'common', 'scripts/build-server.mjs'] },
 };
 

@@ -56,7 +56,7 @@ if (process.env.NODE_ENV === 'production') {
   const builders = { ...(await import('./build.mjs')), ...(await import('./build-server.mjs')) };
   try {
     if (webRoot === defaultWebRoot && (!fs.existsSync(path.join(webRoot, 'index.html')) || stampOf(webRoot) !== sourcesHash(root, 'web'))) {
-      console.log('Building the web app…');
+      console.log('Building the web app (a first start, or its sources changed): 15 s to a minute…');
       await builders.buildWeb();
     }
     await builders.buildServer();

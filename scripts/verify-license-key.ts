@@ -5,17 +5,25 @@
  *
  * <key-file> holds the key text ('-' reads it from standard input). [public-key-file] is the PEM
  * from GET /api/licenses/public-key; without it the key is fetched once from PORTAL_URL
- * (default http://localhost:8080), the only step that needs the network.
+ * (default http://localhost:8080, where `npm start` listens unless PORT says otherwise), the only step
+ * that needs the network; the error of a failed fetch names the address it tried.
  * Prints the payload and whether it is in force now; exits 1 when the key is not valid, 2 on usage errors.
  */
 import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { isLicenseKeyInForce, verifyLicenseKey } from '../common/license-key';
+import { describeError } from '../server/startup';
 
 async function readPublicKey(file: string | undefined): Promise<string> {
   if (file) return fs.readFile(file, 'utf8');
   const url = `${(process.env.PORTAL_URL ?? 'http://localhost:8080').replace(/\/$/, '')}/api/licenses/public-key`;
-  const res = await fetch(url);
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (error) {
+    // fetch's own "fetch failed" names neither the address nor how to give another one.
+    throw new Error(`cannot reach the portal at ${url} (${describeError(error)}); set PORTAL_URL to the portal's address or pass the public key file`);
+  }
   if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${await res.text()}`);
   return res.text();
 }

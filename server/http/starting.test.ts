@@ -100,3 +100,38 @@ describe('draining the server at shutdown', () => {
     p.release();
   });
 });
+
+describe('the answer while the portal starts', () => {
+  async function starting() {
+    const readiness = new Readiness();
+    readiness.set('database', 'migrating');
+    const s = startingServer(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), readiness);
+    apps.push(s.front);
+    await s.front.ready();
+    return s.front;
+  }
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
+  it('gives a browser a page that says so and reloads itself', async () => {
+    const front = await starting();
+    const res = await front.inject({ method: 'GET', url: '/organizations/1/certificates', headers: { accept: browser } });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toContain('<meta http-equiv="refresh" content="5">');
+    expect(res.body).toContain('The portal is starting');
+    expect(res.body).toContain('Now: migrating.');
+    // Nothing but the page's own inline style may run.
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+  });
+
+  it('keeps the JSON for API clients: JSON asked for, */* or no Accept', async () => {
+    const front = await starting();
+    for (const accept of ['application/json', '*/*', undefined]) {
+      const res = await front.inject({ method: 'GET', url: '/api/organizations', headers: accept ? { accept } : {} });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toEqual({ message: 'The portal is starting (migrating). Please try again in a moment.', severity: 'ERROR' });
+    }
+  });
+});

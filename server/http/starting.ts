@@ -14,6 +14,8 @@ import { loggerOptions } from './logging';
 import { registerRequestIdHeader, requestIdOf } from './request-id';
 import { RETRY_AFTER_SECONDS } from './error-handler';
 import type { ErrorBody } from '../../common/schemas/error';
+import { negotiate } from '@fastify/accept-negotiator';
+import { startingPage } from './starting-page';
 
 export interface StartingServer {
   /** Answers until the hand over; its logger is the one of the start-up. */
@@ -60,9 +62,18 @@ export function startingServer(config: Config, readiness: Readiness): StartingSe
   });
   front.get('/healthz', async () => ({ status: 'ok' }));
   front.get('/readyz', async (_request, reply) => reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send(notReady()));
-  front.setNotFoundHandler(async (_request, reply) => {
-    const body: ErrorBody = { message: `The portal is starting (${readiness.reason()}). Please try again in a moment.`, severity: 'ERROR' };
-    return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send(body);
+  front.setNotFoundHandler(async (request, reply) => {
+    const reason = readiness.reason();
+    reply.status(503).header('retry-after', RETRY_AFTER_SECONDS);
+    // A browser asks for HTML first and gets a page that says so and reloads; API clients (JSON, */* or no Accept) keep the JSON.
+    if (negotiate(request.headers.accept ?? '', ['application/json', 'text/html']) === 'text/html') {
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+        .send(startingPage(reason, RETRY_AFTER_SECONDS));
+    }
+    const body: ErrorBody = { message: `The portal is starting (${reason}). Please try again in a moment.`, severity: 'ERROR' };
+    return reply.send(body);
   });
   return {
     front,

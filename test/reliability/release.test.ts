@@ -26,7 +26,7 @@ import { alive, descendantsOf, freePort, processesIn, waitFor } from '../support
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** What a checkout holds that the build and the start read (tests and docs are not needed). */
-const SOURCES = ['package.json', 'package-lock.json', 'CHANGELOG.md', 'vite.config.ts', 'tsconfig.json', 'scripts', 'server', 'common', 'web'];
+const SOURCES = ['package.json', 'package-lock.json', 'CHANGELOG.md', 'RELEASE-NOTES.md', 'vite.config.ts', 'tsconfig.json', 'scripts', 'server', 'common', 'web'];
 
 const cleanups: Array<() => void> = [];
 afterAll(() => {

@@ -26,7 +26,8 @@ export function CertificateBadges({ certificate, now }: { certificate: Certifica
   return (
     <Group gap={6} wrap="wrap">
       <StatusBadge color={approval.color}>{approval.text}</StatusBadge>
-      {status.valid ? <StatusBadge color="teal">Valid</StatusBadge> : <StatusBadge color="gray">Not valid</StatusBadge>}
+      {/* Beside Revoked a green Valid read as "fine": the dates still say valid (SPEC.md keeps the two apart), shown neutrally. */}
+      {status.valid ? <StatusBadge color={status.approval === 'REVOKED' ? 'gray' : 'teal'}>Valid</StatusBadge> : <StatusBadge color="gray">Not valid</StatusBadge>}
       {status.expiry_acknowledged ? <StatusBadge color="blue">Expiry acknowledged</StatusBadge> : null}
     </Group>
   );

@@ -1,4 +1,4 @@
-/** A yes/no question before an action that cannot be undone (remove a member, reject a license...). */
+/** A yes/no question before an action that cannot be undone (remove a member, reject a license...) or one done to many at once. */
 import type { ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 
@@ -13,9 +13,11 @@ export interface ConfirmModalProps {
   onConfirm: () => void;
   /** What the action does, in a sentence or two. */
   children: ReactNode;
+  /** Red for what takes something away (the default); the theme's colour for a confirmation of a plain action (Approve 3). */
+  danger?: boolean;
 }
 
-export function ConfirmModal({ opened, onClose, title, confirmLabel, pending, onConfirm, children }: ConfirmModalProps) {
+export function ConfirmModal({ opened, onClose, title, confirmLabel, pending, onConfirm, children, danger = true }: ConfirmModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="lg">
@@ -26,7 +28,7 @@ export function ConfirmModal({ opened, onClose, title, confirmLabel, pending, on
           <Button variant="default" onClick={onClose} disabled={pending}>
             Cancel
           </Button>
-          <Button color="red.9" onClick={onConfirm} loading={pending} data-autofocus>
+          <Button color={danger ? 'red.9' : undefined} onClick={onConfirm} loading={pending} data-autofocus>
             {confirmLabel}
           </Button>
         </Group>

@@ -4,12 +4,17 @@
  * text box in the same place shows the same label, value and chevron, so the first screen draws
  * it without that code. The swap keeps what the person started: a click opens the list, focus
  * stays in the box. Once loaded, the real Select stays.
+ *
+ * The stand-in stays until the code has arrived and the Select replaces it in one commit (no Suspense
+ * fallback in between: a fallback is a new box, and the focus fell to the page for a Tab stop). The Select
+ * takes the focus only while the stand-in still holds it: someone who tabbed on meanwhile stays where they
+ * went (issue 34: focus jumped back from "Upload certificate" to the Organization select).
  */
-import { lazy, Suspense, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { TextInput, type SelectProps } from '@mantine/core';
 
 const loadSelect = () => import('./select-impl');
-const Select = lazy(loadSelect);
+type LoadedSelect = ComponentType<SelectProps<string>>;
 
 type Wanted = 'no' | 'focus' | 'open';
 
@@ -35,6 +40,16 @@ export interface DeferredSelectProps extends SelectProps<string> {
 export function DeferredSelect(props: DeferredSelectProps) {
   const [wanted, setWanted] = useState<Wanted>('no');
   const want = (next: Exclude<Wanted, 'no'>) => setWanted((current) => (current === 'open' ? current : next));
+  const [focused, setFocused] = useState(false);
+  const [Select, setSelect] = useState<LoadedSelect | null>(null);
+  useEffect(() => {
+    if (wanted === 'no' || Select) return;
+    let current = true;
+    void loadSelect().then((module) => current && setSelect(() => module.default));
+    return () => {
+      current = false;
+    };
+  }, [wanted, Select]);
 
   const standIn = (
     <TextInput
@@ -53,19 +68,17 @@ export function DeferredSelect(props: DeferredSelectProps) {
       rightSectionPointerEvents="none"
       onPointerEnter={() => void loadSelect()}
       onFocus={(event) => {
+        setFocused(true);
         want('focus');
         props.onFocus?.(event as never);
       }}
+      onBlur={() => setFocused(false)}
       onClick={() => want('open')}
       onKeyDown={(event) => {
         if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') want('open');
       }}
     />
   );
-  if (wanted === 'no') return standIn;
-  return (
-    <Suspense fallback={standIn}>
-      <Select {...props} autoFocus defaultDropdownOpened={wanted === 'open'} />
-    </Suspense>
-  );
+  if (wanted === 'no' || !Select) return standIn;
+  return <Select {...props} autoFocus={focused} defaultDropdownOpened={focused && wanted === 'open'} />;
 }

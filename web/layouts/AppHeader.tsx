@@ -86,7 +86,8 @@ export function AppHeader({ burger }: { burger?: ReactNode }) {
               <ThemeIcon size="md" radius="md" variant="filled" aria-hidden>
                 <IconShieldCheck size={18} />
               </ThemeIcon>
-              <Text fw={700} size="lg" truncate>
+              {/* A size smaller on phones, so "Customer Portal" fits beside the burger and the three buttons at 390 px. */}
+              <Text fw={700} fz={{ base: 'md', sm: 'lg' }} truncate>
                 {APP_TITLE}
               </Text>
             </Group>

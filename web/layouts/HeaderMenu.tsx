@@ -17,7 +17,9 @@ export interface HeaderMenuProps {
 
 export default function HeaderMenu({ button, name, links }: HeaderMenuProps) {
   return (
-    <Menu position="bottom-end" width={220} shadow="md" defaultOpened>
+    // No initial-focus placeholder: that box (role=presentation) is no child a menu may have (axe, critical); the
+    // focus goes to the first item instead.
+    <Menu position="bottom-end" width={220} shadow="md" defaultOpened withInitialFocusPlaceholder={false}>
       <Menu.Target>{button}</Menu.Target>
       <Menu.Dropdown>
         {name ? <Menu.Label>{name}</Menu.Label> : null}

@@ -1,10 +1,13 @@
-/** Release Notes (SPEC.md §2): CHANGELOG.md of the repository, bundled at build time. */
+/**
+ * Release Notes (SPEC.md §2): RELEASE-NOTES.md, what changed for the people who use the portal, bundled at build
+ * time. CHANGELOG.md stays the engineering changelog for operators (issue 34: customers read about gzip and Prometheus).
+ */
 import Markdown, { type Components } from 'react-markdown';
 import { Anchor, Code, List, Stack, Text, Title } from '@mantine/core';
-import changelog from '../../CHANGELOG.md?raw';
+import changelog from '../../RELEASE-NOTES.md?raw';
 import { Page } from '../components/Page';
 
-// The page has its own h1: the changelog's title is left out, its versions sit below it.
+// The page has its own h1: the notes' title is left out, their versions sit below it.
 const components: Components = {
   h1: () => null,
   h2: ({ children }) => (

@@ -17,7 +17,7 @@ import { exportedLicense, LICENSE_CSV_COLUMNS } from './csv-export';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
 import { licenseSchema, type License, type licenseApprovalSchema, type licenseRequestSchema } from '../../../common/schemas/license';
 import { daysLeft, daysLeftChangesAt, licenseStatus, RENEWAL_WINDOW_DAYS, type LicenseStatus } from '../../../common/status';
-import { localDateIn } from '../../../common/zones';
+import { displayDateIn } from '../../../common/zones';
 import { approvedWindow, renewalWindow, requestedWindow } from './days';
 import { authorize } from '../../access/authorize';
 import { readableOrganizationIds } from '../../access/tree';
@@ -191,7 +191,7 @@ export async function requestLicense(
     });
     await audit(tx, {
       reason: 'LICENSE_REQUESTED',
-      message: `Requested license ${input.license_name} (${input.license_scope}, ${input.days_valid} days from ${localDateIn(window.date_valid_from, window.time_zone)} in ${window.time_zone}).`,
+      message: `Requested license ${input.license_name} (${input.license_scope}, ${input.days_valid} days from ${displayDateIn(window.date_valid_from, window.time_zone)} in ${window.time_zone}).`,
       organization_id: organizationId,
       member_email: actor.email,
       now,

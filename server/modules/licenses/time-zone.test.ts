@@ -44,6 +44,14 @@ describe.each(dialects)('license days in the requester’s zone on %s', (dialect
       }
     });
 
+    it('is journaled with its first day in SPEC.md §9 form and its zone named, not as 2027-03-26', async () => {
+      const name = fresh('Journaled');
+      const res = await request({ license_name: name, date_valid_from: '2027-03-26', days_valid: 10, time_zone: 'Europe/Berlin' });
+      expect(res.statusCode).toBe(201);
+      const record = await t.db.selectFrom('audit_records').select('message').where('message', 'like', `Requested license ${name} %`).executeTakeFirstOrThrow();
+      expect(record.message).toBe(`Requested license ${name} (EVALUATION, 10 days from 26-MAR-2027 in Europe/Berlin).`);
+    });
+
     it('counts calendar days across the changes in New York (spring) and Auckland (autumn)', async () => {
       const ny = await request({ license_name: fresh('New York'), date_valid_from: '2027-03-12', days_valid: 10, time_zone: 'America/New_York' });
       expect(ny.json()).toMatchObject({ date_valid_from: '2027-03-12T05:00:00.000Z', date_valid_until: '2027-03-22T04:00:00.000Z' });

@@ -9,6 +9,7 @@ import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
 import { factories } from '../../../test/support/factories';
 import { scanTime } from './scan';
+import { formatUtcDateTime } from '../../../common/dates';
 import { dispatchEvents } from './dispatch';
 
 const dialects = await testDialects();
@@ -61,7 +62,9 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     await dispatchEvents(t.db, new Date(crossing + 180_000), OPTIONS);
     const notices = await noticesOf(admin.id);
     expect(notices.map((n) => n.event_type)).toEqual(['certificate.approved', 'certificate.expiring']);
-    expect(notices[1].title).toContain('expires in 30 days');
+    // Its end in SPEC.md §9's date-time, zone-explicit (the same text goes into mails and webhooks), never raw ISO.
+    expect(notices[1].title).toBe(`Certificate ${cert.dn} expires in 30 days, on ${formatUtcDateTime(end)}.`);
+    expect(notices[1].title).toMatch(/, on \d{2}-[A-Z]{3}-\d{4} \d{2}:\d{2}:\d{2} UTC\.$/);
     expect(notices[1].link).toBe(`/organizations/${org.id}/certificates/${encodeURIComponent(cert.dn)}`);
   });
 

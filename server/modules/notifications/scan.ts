@@ -12,6 +12,7 @@
  * crosses that: nothing is told late. The first scan ever starts the interval at its own instant.
  */
 import { sql } from 'kysely';
+import { formatUtcDateTime } from '../../../common/dates';
 import { DEFAULT_NOTIFICATION_SETTINGS, type EventType, type NotificationSettings } from '../../../common/events';
 import { recordEvent, type AuditSubject } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
@@ -79,10 +80,15 @@ const EVENT: Record<SubjectKind, Record<Kind, EventType>> = {
   license: { expiring: 'license.expiring', expired: 'license.expired', waiting: 'license.approval_waiting' },
 };
 
+/**
+ * The event's text, for the notice, the mail and the webhook alike: its instant zone-explicit (23-NOV-2026 11:47:59
+ * UTC, SPEC.md §9's date-time), which the screens show in the viewer's zone (localizeTimesInText).
+ */
 function message(subject: SubjectKind, kind: Kind, found: Found, days: number): string {
   const name = subject === 'certificate' ? `Certificate ${found.id}` : `License ${String(found.subject.details?.license_name ?? found.id)}`;
-  if (kind === 'expired') return `${name} expired on ${found.date_end}.`;
-  if (kind === 'expiring') return `${name} expires in ${days} day${days === 1 ? '' : 's'}, on ${found.date_end}.`;
+  const end = formatUtcDateTime(found.date_end);
+  if (kind === 'expired') return `${name} expired on ${end}.`;
+  if (kind === 'expiring') return `${name} expires in ${days} day${days === 1 ? '' : 's'}, on ${end}.`;
   return `${name} has waited ${days} day${days === 1 ? '' : 's'} for approval.`;
 }
 

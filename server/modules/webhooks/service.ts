@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Actor } from '../../../common/policy';
 import type { deliveryQuerySchema, Webhook, WebhookBody, WebhookDelivery } from '../../../common/schemas/webhooks';
+import { formatUtcDateTime } from '../../../common/dates';
 import { authorize } from '../../access/authorize';
 import { audit } from '../../db/audit';
 import type { Db, Queryable } from '../../db/database';
@@ -118,7 +119,7 @@ export async function rotateSecret(db: Db, actor: Caller, organizationId: string
   const secret = newSecret();
   await change(db, organizationId, endpointId, async (tx) => {
     const { url, secret: previous } = await tx.selectFrom('webhook_endpoints').select(['url', 'secret']).where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
-    const until = new Date(now.getTime() + ROTATION_GRACE_MS).toISOString();
+    const until = formatUtcDateTime(now.getTime() + ROTATION_GRACE_MS);
     await tx.updateTable('webhook_endpoints').set({ secret, previous_secret: previous, previous_secret_until: until, date_updated: now.toISOString() })
       .where('endpoint_id', '=', endpointId).execute();
     await audit(tx, { reason: 'WEBHOOK_SECRET_ROTATED', organization_id: organizationId, member_email: actor.email, now, message: `Rotated the secret of webhook endpoint ${shownUrl(url)}; the previous one also signs until ${until}.` });

@@ -120,6 +120,7 @@ export default function BulkActionsImpl({ noun, selection, total, rows, actions,
         title={title}
         confirmLabel={confirming ? `${confirming.action.label} ${format.format(confirming.count)}` : ''}
         pending={progress !== null}
+        danger={!!confirming?.action.destructive}
         onConfirm={() => void run()}
       >
         {confirming ? (

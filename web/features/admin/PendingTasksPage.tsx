@@ -19,6 +19,7 @@ import { Loading } from '../../components/Loading';
 import { Page } from '../../components/Page';
 import { useListSort } from '../../components/useListSearch';
 import { certificateDetailsPath, licenseDetailsPath } from '../../lib/navigation';
+import { DistinguishedName } from '../certificates/components/DistinguishedName';
 import { PENDING_PAGE_SIZE, usePending, type PendingKind } from './pending/api/get-pending';
 import { pageKeyOf, sortKeyOf, usePendingPages, type PendingList } from './pending/usePendingPages';
 import { BulkActions } from '../../components/bulk/BulkActions';
@@ -65,9 +66,10 @@ const licenseTask = (l: License): Task => ({
 const HEADING_SCROLL_MARGIN = { scrollMarginTop: 'calc(var(--app-shell-header-offset, 60px) + var(--mantine-spacing-md))' } as const;
 const count = new Intl.NumberFormat('en-US');
 
+// A DN breaks between its parts (DistinguishedName), as on the certificate list, not mid-word (issue 34).
 const taskLink = (task: Task) => (
   <Anchor component={Link} to={task.path} fw={600} className="break-anywhere">
-    {task.name}
+    {'distinguished_name' in task.item ? <DistinguishedName dn={task.name} /> : task.name}
   </Anchor>
 );
 

@@ -6,7 +6,7 @@
 import { Code, Group } from '@mantine/core';
 import type { AuditRecord } from '../../../common/schemas/audit';
 import { JOURNAL_SORTS } from '../../../common/sorts';
-import { formatDateTime } from '../../../common/dates';
+import { formatDateTime, localizeTimesInText } from '../../../common/dates';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { ExportCsvButton } from '../../components/ExportCsvButton';
 import { FilterForm } from '../../components/FilterForm';
@@ -21,7 +21,7 @@ const COLUMNS: DataColumn<AuditRecord>[] = [
   { header: 'Date', nowrap: true, sort: 'date_created', cell: (r) => formatDateTime(r.date_created) },
   { header: 'Reason', cell: (r) => <Code>{r.reason}</Code> },
   { header: 'Member', breakAnywhere: true, cell: (r) => r.member_email ?? '-' },
-  { header: 'Message', breakAnywhere: true, cell: (r) => r.message },
+  { header: 'Message', breakAnywhere: true, cell: (r) => localizeTimesInText(r.message) },
 ];
 
 export default function JournalPage() {

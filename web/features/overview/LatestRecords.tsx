@@ -2,7 +2,7 @@
 import { Link } from 'react-router';
 import { Anchor, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import type { Overview } from '../../../common/schemas/overview';
-import { formatDateTime } from '../../../common/dates';
+import { formatDateTime, localizeTimesInText } from '../../../common/dates';
 
 const SCOPES: Record<Overview['journal']['scope'], string> = {
   organization: 'The newest records of the journal.',
@@ -50,7 +50,7 @@ export function LatestRecords({ journal, organizationNames, journalPath }: {
                   ) : null}
                 </Group>
                 <Text size="sm" className="break-anywhere">
-                  {r.message}
+                  {localizeTimesInText(r.message)}
                   {r.member_email ? <Text span size="sm" c="dimmed"> ({r.member_email})</Text> : null}
                 </Text>
               </li>

@@ -51,7 +51,8 @@ function validFromInstant(day: string): string | null {
  * or, for a license whose day is left as it is, in the license's zone from its stored start.
  */
 export function draftValidUntil(draft: LicenseDraft, license?: License): string | null {
-  if (typeof draft.days_valid !== 'number') return null;
+  // No last valid day for days the form refuses (0, -5, 1.5, 1000000): it would read as if they were taken.
+  if (typeof draft.days_valid !== 'number' || !daysValidSchema.safeParse(draft.days_valid).success) return null;
   if (license && draft.valid_from === formatMachineDate(license.date_valid_from)) {
     return licenseValidUntil(license.date_valid_from, draft.days_valid, license.time_zone);
   }
@@ -107,6 +108,9 @@ function draftSchemaOf(body: typeof licenseRequestSchema | typeof licenseApprova
     note: fields.note,
   });
 }
+
+/** Days valid's own rule (1 to 3650 whole days), for the field's message while typing and the last-day hint. */
+export const daysValidSchema = licenseRequestSchema.in.shape.days_valid.unwrap();
 
 export const requestDraftSchema = draftSchemaOf(licenseRequestSchema);
 export const approvalDraftSchema = draftSchemaOf(licenseApprovalSchema);

@@ -10,6 +10,7 @@ import { NoticeTime } from './NoticeTime';
 import { UnreadDot } from './UnreadDot';
 import { useOpenNotice } from './useOpenNotice';
 import classes from './NoticeLink.module.css';
+import { localizeTimesInText } from '../../../../common/dates';
 
 export interface NoticeLinkProps {
   notice: Notice;
@@ -25,7 +26,7 @@ export function NoticeLink({ notice, onOpen }: NoticeLinkProps) {
       <UnreadDot unread={unread} />
       <Stack gap={0} miw={0}>
         <Text size="sm" fw={unread ? 600 : 400} className="break-anywhere">
-          {notice.title}
+          {localizeTimesInText(notice.title)}
         </Text>
         <NoticeTime date={notice.date_created} />
       </Stack>

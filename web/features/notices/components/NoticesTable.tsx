@@ -10,6 +10,7 @@ import { useMarkNoticesRead } from '../api/mark-notices-read';
 import { NoticeTime } from './NoticeTime';
 import { UnreadDot } from './UnreadDot';
 import { useOpenNotice } from './useOpenNotice';
+import { localizeTimesInText } from '../../../../common/dates';
 
 function NoticeTitle({ notice }: { notice: Notice }) {
   const open = useOpenNotice(notice);
@@ -19,11 +20,11 @@ function NoticeTitle({ notice }: { notice: Notice }) {
       <UnreadDot unread={!notice.date_read} />
       {notice.link ? (
         <Anchor component={Link} to={notice.link} fw={weight} className="break-anywhere" onClick={open}>
-          {notice.title}
+          {localizeTimesInText(notice.title)}
         </Anchor>
       ) : (
         <Text fw={weight} className="break-anywhere">
-          {notice.title}
+          {localizeTimesInText(notice.title)}
         </Text>
       )}
     </Group>
