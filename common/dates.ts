@@ -22,12 +22,6 @@ export function formatDateTime(value: Date | string | number): string {
   return `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** 05-MAR-2024 14:03 UTC: an instant for text read anywhere (a mail), with its zone said. */
-export function formatUtcDateTime(value: Date | string | number): string {
-  const d = toDate(value);
-  return `${pad(d.getUTCDate())}-${MONTHS[d.getUTCMonth()]}-${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-}
-
 /** 5-MAR-2024: the short form without zero padding. */
 export function formatShortDate(value: Date | string | number): string {
   const d = toDate(value);

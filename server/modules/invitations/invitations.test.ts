@@ -46,7 +46,7 @@ describe.each(dialects)('invitations API on %s', (dialect) => {
     expect(mail.subject).toBe(`[Customer Portal] Invitation to ${w.partner.name}`);
     expect(mail.text_body).toContain('https://portal.example/login');
     expect(mail.text_body).toContain(`as Issuer (Organization)`);
-    expect(mail.text_body).toContain('22-MAR-2026 10:00 UTC');
+    expect(mail.text_body).toContain('22-MAR-2026 10:00:00 UTC');
 
     const list = await t.call(w.partnerAdmin.email, { method: 'GET', url: url(w.partner) });
     expect(list.statusCode).toBe(200);
@@ -136,7 +136,7 @@ describe.each(dialects)('invitations API on %s', (dialect) => {
       ['another tenant', w.issuer.email, w.operator, { email: outsider(), role: 'MEMBER', scope: 'ORGANIZATION' }, 404, /not found/],
       ['a member of the organization', w.partnerAdmin.email, w.partner, { email: w.partnerIssuer.email, role: 'MEMBER', scope: 'ORGANIZATION' }, 409, /already a member of Partner/],
       ['a member elsewhere', w.partnerAdmin.email, w.partner, { email: w.issuer.email, role: 'MEMBER', scope: 'ORGANIZATION' }, 409, /already a member of another organization/],
-      ['an address invited already', w.partnerAdmin.email, w.partner, { email: taken.toUpperCase(), role: 'ISSUER', scope: 'ORGANIZATION' }, 409, /already invited .* until 22-MAR-2026 10:00 UTC; resend/],
+      ['an address invited already', w.partnerAdmin.email, w.partner, { email: taken.toUpperCase(), role: 'ISSUER', scope: 'ORGANIZATION' }, 409, /already invited .* until 22-MAR-2026 10:00:00 UTC; resend/],
       ['a banned organization', w.supervisor.email, w.banned, { email: outsider(), role: 'MEMBER', scope: 'ORGANIZATION' }, 409, /banned/],
     ];
     for (const [name, as, org, body, status, message] of cases) {
