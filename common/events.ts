@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'license.expiring', 'license.expired', 'license.approval_waiting',
   'member.banned', 'member.unbanned', 'organization.banned', 'organization.unbanned',
   'role.assigned', 'role.unassigned', 'token.created',
+  'api_key.created', 'api_key.revoked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -37,10 +38,12 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'role.assigned': 'Role assigned',
   'role.unassigned': 'Role removed',
   'token.created': 'API token made',
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
 };
 
 /** The object an event is about. */
-export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token';
+export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token' | 'api_key';
 
 /** The version of the payload's `data` shape; receivers can rely on it (docs/decisions.md). */
 export const EVENT_DATA_VERSION = 1;
