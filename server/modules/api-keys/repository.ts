@@ -77,7 +77,7 @@ export async function findKeyByHash(db: Queryable, hash: string) {
 export async function noteUse(db: Db, keyId: string, at: string, from: string, before: string): Promise<void> {
   await db.updateTable('api_keys').set({ date_last_used: at, last_used_from: from })
     .where('api_key_id', '=', keyId)
-    .where((eb) => eb.or([eb('date_last_used', 'is', null), eb('date_last_used', '<', before)]))
+    .where((eb) => eb.or([eb('date_last_used', 'is', null), eb('date_last_used', '<=', before)]))
     .execute();
 }
 
