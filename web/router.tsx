@@ -73,6 +73,7 @@ const JournalPage = lazyRoute(() => import('./features/journal/JournalPage'));
 const OrganizationOverviewPage = lazyRoute(() => import('./features/overview/OrganizationOverviewPage'));
 const NotificationsPage = lazyRoute(() => import('./features/notifications/NotificationsPage'));
 const WebhookPage = lazyRoute(() => import('./features/notifications/WebhookPage'));
+const ApiKeysPage = lazyRoute(() => import('./features/api-keys/ApiKeysPage'));
 
 const AdminIndex = lazyRoute(() => import('./features/admin/AdminIndex'));
 const ADMIN_PAGES: Record<string, Page> = {
@@ -165,6 +166,7 @@ const routes: RouteObject[] = [
               { path: 'auditrecords', ...page(JournalPage) },
               { path: 'notifications', ...page(NotificationsPage) },
               { path: 'notifications/webhooks/:endpointId', ...page(WebhookPage) },
+              { path: 'api-keys', ...page(ApiKeysPage) },
             ],
           },
         ],
