@@ -87,6 +87,7 @@ const ADMIN_PAGES: Record<string, Page> = {
   token: lazyRoute(() => import('./features/admin/token/NewTokenPage')),
   secret: lazyRoute(() => import('./features/admin/ProvideSecretPage')),
   piston: lazyRoute(() => import('./features/admin/piston/PistonPage')),
+  'api-keys': lazyRoute(() => import('./features/api-keys/AdminApiKeysPage')),
 };
 
 /** Pages below an admin screen's path (details, new), behind the same gate as the screen. */

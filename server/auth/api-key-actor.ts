@@ -16,7 +16,7 @@ import type { Db } from '../db/database';
 import { keptFor } from '../db/kept';
 import { stampOf, type Versions } from '../db/versions';
 import { forbidden, unauthorized } from '../errors';
-import { findKeyByHash, readKeyVersions } from '../modules/api-keys/repository';
+import { findKeyByHash, readKeyVersions } from './api-key-store';
 import { loadAssignments, type RequestActor } from './actor';
 import { hashKeySecret, sameHash, wellFormedKey } from './api-key-secret';
 

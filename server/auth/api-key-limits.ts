@@ -7,7 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database';
 import { HttpError } from '../errors';
-import { countRequest, dropOldWindows, noteUse } from '../modules/api-keys/repository';
+import { countRequest, dropOldWindows, noteUse } from './api-key-store';
 import type { KeyFacts } from './api-key-actor';
 
 const WINDOW_MS = 60_000;

@@ -14,7 +14,6 @@ import { readableOrganizationIds } from '../../access/tree';
 import { audit, type AuditSubject } from '../../db/audit';
 import type { Db } from '../../db/database';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
-import { findOrganization } from '../organizations/repository';
 import * as repo from './repository';
 
 const MISSING = 'API key not found.';
@@ -71,7 +70,7 @@ function checkRoles(actor: RequestActor, roles: ApiKeyRole[], target: TargetOrga
 /** POST /organizations/{id}/api-keys: the key and its secret, answered this once. */
 export async function createKey(db: Db, actor: RequestActor, organizationId: string, body: ApiKeyBody, now: Date) {
   const target = await authorize(db, actor, 'apiKey.manage', organizationId);
-  const organization = await findOrganization(db, organizationId);
+  const organization = await repo.organizationOf(db, organizationId);
   if (!organization) throw notFound('Organization not found.');
   const dateExpires = checkExpiry(body.date_expires, now);
   checkRoles(actor, body.roles, target, organization);
