@@ -16,7 +16,8 @@ export function ApiKeySecretModal({ shown, onClose }: { shown: CreatedApiKey | n
           </ShownOnceWarning>
           <ShownOnceValue label={`Key '${shown.name}'`} value={shown.secret} minRows={2} />
           <Text size="sm">Use it as a bearer token, for example:</Text>
-          <Code block className="break-anywhere" aria-label="curl example">
+          {/* Wrapped rather than scrolled: a scrolling block would need a tab stop of its own. */}
+          <Code block aria-label="curl example" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {curl}
           </Code>
           <Button variant="default" onClick={onClose} style={{ alignSelf: 'flex-end' }}>
