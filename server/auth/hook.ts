@@ -78,7 +78,7 @@ async function authenticateKey(api: FastifyInstance, request: FastifyRequest, re
     if (error instanceof HttpError) authRefusals.inc({ reason: error.statusCode === 401 ? 'api_key_invalid' : 'api_key_refused' });
     throw error;
   }
-  await limitKey(api.db, reply, actor.key, api.config.apiKeys.requestsPerMinute, now);
+  await limitKey(api.db, reply, actor.key, api.config.automation.requestsPerMinute, now);
   await noteKeyUse(api.db, actor.key, request.ip, now);
   return actor;
 }
