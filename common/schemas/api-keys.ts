@@ -9,10 +9,10 @@ export const MAX_KEY_DAYS = 365;
 /** The presets of the form's expiry. */
 export const KEY_EXPIRY_PRESETS = [30, 90, 365] as const;
 
-export const apiKeyRoleSchema = z.object({ role: z.enum(ROLES), scope: z.enum(SCOPES) });
+const apiKeyRoleSchema = z.object({ role: z.enum(ROLES), scope: z.enum(SCOPES) });
 export type ApiKeyRole = z.infer<typeof apiKeyRoleSchema>;
 
-export const apiKeySchema = z.object({
+const apiKeySchema = z.object({
   api_key_id: z.string(),
   organization_id: z.string(),
   organization_name: z.string(),

@@ -39,7 +39,7 @@ interface Kept {
   key: KeyFacts;
 }
 
-export const MALFORMED_KEY = 'The API key is malformed (a cpk_ key has 53 characters and a checksum): copy it again in full.';
+const MALFORMED_KEY = 'The API key is malformed (a cpk_ key has 53 characters and a checksum): copy it again in full.';
 const UNKNOWN_KEY = 'The API key is not valid. Check that it was copied in full and has not been revoked.';
 
 /** The versions the rows say; the key's organization and its creator's, or undefined when the key is unknown or its creator gone. */

@@ -8,7 +8,7 @@ import { api } from '../../lib/api';
 
 const keysPath = (organizationId: string) => `/api/organizations/${encodeURIComponent(organizationId)}/api-keys`;
 
-export const apiKeyKeys = {
+const apiKeyKeys = {
   organization: (organizationId: string) => ['api-keys', organizationId] as const,
   all: ['api-keys', '*'] as const,
 };
