@@ -11,7 +11,7 @@ export const EVENT_TYPES = [
   'license.expiring', 'license.expired', 'license.approval_waiting',
   'member.banned', 'member.unbanned', 'organization.banned', 'organization.unbanned',
   'role.assigned', 'role.unassigned', 'token.created',
-  'api_key.created', 'api_key.revoked',
+  'api_key.created', 'api_key.revoked', 'api_key.expiring',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -40,6 +40,7 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'token.created': 'API token made',
   'api_key.created': 'API key created',
   'api_key.revoked': 'API key revoked',
+  'api_key.expiring': 'API key expires soon',
 };
 
 /** The object an event is about. */

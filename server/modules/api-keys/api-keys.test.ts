@@ -12,6 +12,7 @@ import { makeCertificate } from '../../../scripts/make-certificate';
 import { testDialects } from '../../../test/support/databases';
 import { factories, uniqueTag, type Org, type Person } from '../../../test/support/factories';
 import { TEST_CONFIG, useTestApp, type TestApp } from '../../../test/support/test-app';
+import { scanTime } from '../notifications/scan';
 
 const dialects = await testDialects();
 const DAY = 86_400_000;
@@ -207,6 +208,24 @@ describe.each(dialects)('API keys on %s', (dialect) => {
     expect(beyond.statusCode).toBe(403);
     expect(beyond.json().message).toContain('ISSUER (COOPERATION)');
     expect(await k.count()).toBe(before + 1);
+  });
+
+  it('tells api_key.created, api_key.revoked, and expiring 14, 7 and 1 days ahead, each once at its instant', async () => {
+    const c = await k.customer();
+    const expires = t.clock.now().getTime() + 20 * DAY;
+    const created = await k.key(c.org, c.admin, { date_expires: new Date(expires).toISOString() });
+    const events = async () => (await t.db.selectFrom('events').select(['event_type', 'data']).where('subject_id', '=', created.api_key_id).orderBy('event_id').execute())
+      .map((e) => `${e.event_type} ${(JSON.parse(e.data) as { days?: number }).days ?? ''}`.trim());
+    expect(await events()).toEqual(['api_key.created']);
+    await scanTime(t.db, t.clock.now());
+    for (const days of [14, 7, 1]) {
+      await scanTime(t.db, new Date(expires - days * DAY - 1));
+      await scanTime(t.db, new Date(expires - days * DAY));
+      await scanTime(t.db, new Date(expires - days * DAY + 1));
+    }
+    expect(await events()).toEqual(['api_key.created', 'api_key.expiring 14', 'api_key.expiring 7', 'api_key.expiring 1']);
+    expect((await t.call(c.admin.email, { method: 'DELETE', url: `${k.base(c.org)}/${created.api_key_id}` })).statusCode).toBe(204);
+    expect((await events()).at(-1)).toBe('api_key.revoked');
   });
 
   it('refuses a malformed or unknown secret with 401', async () => {

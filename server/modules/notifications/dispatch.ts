@@ -35,6 +35,7 @@ function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subj
     case 'license': return `${base}/licenses/${encodeURIComponent(event.subject_id)}`;
     case 'member': return `${base}/members/${encodeURIComponent(event.subject_id)}`;
     case 'organization': return `${base}/overview`;
+    case 'api_key': return `${base}/api-keys`;
     default: return `${base}/auditrecords`;
   }
 }
