@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'license.expiring', 'license.expired', 'license.approval_waiting',
   'member.banned', 'member.unbanned', 'organization.banned', 'organization.unbanned',
   'role.assigned', 'role.unassigned', 'token.created', 'token.revoked', 'member.invited',
+  'api_key.created', 'api_key.revoked', 'api_key.expiring',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -39,10 +40,13 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'token.created': 'API token made',
   'token.revoked': 'API token revoked',
   'member.invited': 'Member invited',
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
+  'api_key.expiring': 'API key expires soon',
 };
 
 /** The object an event is about. */
-export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token' | 'invitation';
+export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token' | 'invitation' | 'api_key';
 
 /** The version of the payload's `data` shape; receivers can rely on it (docs/decisions.md). */
 export const EVENT_DATA_VERSION = 1;

@@ -36,6 +36,7 @@ const TABLE: Record<Action, Role[]> = {
   'resource.toggleOrganization': ['SUPERVISOR', 'DEVOPS'],
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
   'notifications.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'apiKey.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
   'admin.secret': ['DEVOPS'],
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
   'admin.state': ['SUPERVISOR', 'DEVOPS'],

@@ -19,6 +19,8 @@ export interface Actor {
   organization_id: string;
   organization_role: OrganizationRole;
   roles: Assignment[];
+  /** Set when an organization's API key acts (issue 32): its roles are `roles`; read-only changes nothing. */
+  api_key?: { read_only: boolean };
 }
 
 /** The organization an action targets, with the chain of its parents (nearest first). */
@@ -62,6 +64,8 @@ export const ACTIONS = {
   'notifications.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
   /** Provide the master secret (SPEC.md §2 admin "secret"; DECISIONS.md "Master secret"). */
   'admin.secret': ['DEVOPS'],
+  /** List, create and revoke an organization's API keys (issue 32): its administrators, and staff who manage it. */
+  'apiKey.manage': ['ADMINISTRATOR', 'SUPERVISOR'],
   /** Make an API token for the download gateway (SPEC.md §2 admin "token"). */
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
   /** See the gateway tokens made, and revoke one (issue 34): the staff who make them. */
@@ -96,8 +100,17 @@ export function applies(assignment: Assignment, target: TargetOrganization): boo
   return manages && (scope === 'MANAGED' || scope === 'COOPERATION');
 }
 
+/**
+ * What an API key may never do whatever its roles: a read-only key changes nothing, and no key manages keys
+ * (a leaked key could otherwise make itself a successor that outlives its revocation).
+ */
+function keyRefuses(actor: Actor, action: Action): boolean {
+  if (!actor.api_key) return false;
+  return action === 'apiKey.manage' || (actor.api_key.read_only && action !== 'read');
+}
+
 export function can(actor: Actor | null | undefined, action: Action, target: TargetOrganization): boolean {
-  if (!actor) return false;
+  if (!actor || keyRefuses(actor, action)) return false;
   const allowed: readonly Role[] = ACTIONS[action];
   return actor.roles.some(
     (a) =>
@@ -157,6 +170,8 @@ const GLOBAL_ACTIONS = {
    */
   'approval.review': (actor: Actor | null | undefined) =>
     holdsAny(actor, [...new Set([...ACTIONS['certificate.approve'], ...ACTIONS['license.approve']])], true),
+  /** The API keys of every organization (issue 32, the admin area's list): the vendor's supervisors, never through a key. */
+  'apiKey.review': (actor: Actor | null | undefined) => !actor?.api_key && holdsAny(actor, ['SUPERVISOR'], true),
 } as const;
 
 export type GlobalAction = keyof typeof GLOBAL_ACTIONS;
@@ -185,6 +200,7 @@ export const SCREENS = {
   secret: (actor?: Actor | null) => holdsAny(actor, ACTIONS['admin.secret'], true),
   piston: (actor?: Actor | null) => canGlobally(actor, 'piston.export'),
   overview: (actor?: Actor | null) => canGlobally(actor, 'overview.admin'),
+  apiKeys: (actor?: Actor | null) => canGlobally(actor, 'apiKey.review'),
 } as const;
 
 /**

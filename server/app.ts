@@ -41,6 +41,7 @@ import { tokenRoutes } from './modules/tokens/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { apiKeyRoutes } from './modules/api-keys/routes';
 import { registerNotificationWorker } from './modules/notifications/worker';
 import { registerAlertMetrics } from './modules/notifications/alert-metrics';
 
@@ -169,6 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(overviewRoutes);
     await api.register(notificationRoutes);
     await api.register(webhookRoutes);
+    await api.register(apiKeyRoutes);
   }, { prefix: '/api' });
   registerAlertMetrics(app);
   if (config.notifications.worker) registerNotificationWorker(app);

@@ -131,6 +131,8 @@ const schema = z
     WEBHOOK_ALLOW_PRIVATE: bool,
     METRICS_TOKEN: z.string().optional().transform((v) => v?.trim() || undefined).pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     NOTIFICATIONS: z.enum(['on', 'off']).optional(),
+    // Requests per minute one organization API key may make, counted over every instance (issue 32).
+    API_KEY_RATE_LIMIT: z.coerce.number().int('must be a whole number of requests a minute').min(1).max(1_000_000).default(600),
     // Under Docker's 10 s between its SIGTERM and SIGKILL, with room to close the rest (docs/decisions.md "Running in production").
     SHUTDOWN_GRACE_SECONDS: z
       .string()
@@ -206,6 +208,11 @@ export interface Config {
     /** Webhook endpoints on loopback and private addresses are allowed (tests, closed networks). */
     allowPrivateWebhooks: boolean;
   };
+  /** Organization API keys (named so that no setting of the config reads like a secret: config.test.ts). */
+  automation: {
+    /** Requests a minute per API key (API_KEY_RATE_LIMIT), all instances together. */
+    requestsPerMinute: number;
+  };
   /** Bearer token /metrics asks for; none: /metrics is open, except in production, where it is off (http/operations.ts). */
   metricsToken?: string;
   /** How long requests in flight may take to finish after SIGTERM or SIGINT, in milliseconds (server/main.ts). */
@@ -276,6 +283,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: env.MAIL_FROM ?? `Customer Portal <no-reply@${new URL(publicUrl).hostname}>`,
       allowPrivateWebhooks: env.WEBHOOK_ALLOW_PRIVATE,
     },
+    automation: { requestsPerMinute: env.API_KEY_RATE_LIMIT },
     metricsToken: env.METRICS_TOKEN,
     shutdownGraceMs: Math.round(env.SHUTDOWN_GRACE_SECONDS * 1000),
   };

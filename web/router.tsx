@@ -73,6 +73,7 @@ const JournalPage = lazyRoute(() => import('./features/journal/JournalPage'));
 const OrganizationOverviewPage = lazyRoute(() => import('./features/overview/OrganizationOverviewPage'));
 const NotificationsPage = lazyRoute(() => import('./features/notifications/NotificationsPage'));
 const WebhookPage = lazyRoute(() => import('./features/notifications/WebhookPage'));
+const ApiKeysPage = lazyRoute(() => import('./features/api-keys/ApiKeysPage'));
 
 const AdminIndex = lazyRoute(() => import('./features/admin/AdminIndex'));
 const ADMIN_PAGES: Record<string, Page> = {
@@ -86,6 +87,7 @@ const ADMIN_PAGES: Record<string, Page> = {
   token: lazyRoute(() => import('./features/admin/token/NewTokenPage')),
   secret: lazyRoute(() => import('./features/admin/ProvideSecretPage')),
   piston: lazyRoute(() => import('./features/admin/piston/PistonPage')),
+  'api-keys': lazyRoute(() => import('./features/api-keys/AdminApiKeysPage')),
 };
 
 /** Pages below an admin screen's path (details, new), behind the same gate as the screen. */
@@ -165,6 +167,7 @@ const routes: RouteObject[] = [
               { path: 'auditrecords', ...page(JournalPage) },
               { path: 'notifications', ...page(NotificationsPage) },
               { path: 'notifications/webhooks/:endpointId', ...page(WebhookPage) },
+              { path: 'api-keys', ...page(ApiKeysPage) },
             ],
           },
         ],

@@ -58,11 +58,13 @@ export async function readableOrganizationIds(db: Queryable, actor: Actor & With
 }
 
 /**
- * Actors with the same assignments may do the same everywhere (abilities in kept pages). Their role
+ * Actors with the same assignments (and read-only or not) may do the same everywhere (abilities in kept pages). Their role
  * is part of it; which organizations they read depends on organization and scope alone (readableKey).
  */
 export const rolesKey = (actor: Actor) =>
-  actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.role}/${a.scope}`).sort().join(' ');
+  actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.role}/${a.scope}`).sort().join(' ')
+  // A read-only API key may do less than a member with its roles (policy.ts): its abilities differ.
+  + (actor.api_key?.read_only ? ' read-only' : '');
 
 /** Actors whose assignments sit in the same organizations with the same scopes read the same organizations. */
 const readableKey = (actor: Actor) => actor.roles.map((a) => `${a.organization_id}/${a.organization_role}/${a.scope}`).sort().join(' ');

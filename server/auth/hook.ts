@@ -2,7 +2,7 @@
  * The auth hook of /api: every route needs a signed-in member unless it says otherwise in
  * `config.auth` ('public' for sign-in plumbing, 'self' for routes that check their own tokens).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveActor, type RequestActor } from './actor';
 import { cachingVerifier, UnresolvedIdentity, type TokenVerifier } from './tokens';
 import { forbidden, HttpError, unauthorized, unavailable } from '../errors';
@@ -10,6 +10,10 @@ import { describeError } from '../startup';
 import { authRefusals } from '../metrics';
 import { memberRefusal, tokenRefusal } from './refusals';
 import { isPlainText } from '../../common/schemas/text';
+import { resolveKeyActor, type KeyActor } from './api-key-actor';
+import { limitKey, noteKeyUse } from './api-key-limits';
+import { looksLikeKey } from './api-key-secret';
+import { actingKey } from '../db/audit';
 
 type AuthMode = 'member' | 'public' | 'self';
 
@@ -39,7 +43,7 @@ export function bearerTokenOf(header: string | undefined): string | null {
 export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): void {
   api.decorateRequest('actor', null);
   api.decorate('tokenVerifier', cachingVerifier(verifier));
-  api.addHook('onRequest', async (request) => {
+  api.addHook('onRequest', async (request, reply) => {
     const mode = request.routeOptions.config?.auth ?? 'member';
     if (mode !== 'member') return;
     const token = bearerToken(request);
@@ -47,8 +51,36 @@ export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): voi
       authRefusals.inc({ reason: 'missing_token' });
       throw unauthorized();
     }
-    request.actor = await authenticateMember(api, request, token);
+    request.actor = looksLikeKey(token) ? await authenticateKey(api, request, reply, token) : await authenticateMember(api, request, token);
   });
+  // The rest of a key's call runs with the key known to the audit path, so whatever it changes is journaled as the
+  // key's doing (db/audit.ts), in every module alike. A callback hook: the route runs inside `run`.
+  api.addHook('onRequest', (request, _reply, done) => {
+    const key = request.actor && 'key' in request.actor ? (request.actor as KeyActor).key : undefined;
+    if (key) actingKey.run(key.label, done);
+    else done();
+  });
+}
+
+/** The organization in the path, read with the sign-in's versions (http/kept-answers.ts); none for an id no organization can have. */
+function pathOrganization(request: FastifyRequest): string[] {
+  const { id } = (request.params ?? {}) as { id?: unknown };
+  return typeof id === 'string' && isPlainText(id) ? [id] : [];
+}
+
+/** An organization API key's call (issue 32): its actor, then its limit and the note of its use. */
+async function authenticateKey(api: FastifyInstance, request: FastifyRequest, reply: FastifyReply, secret: string): Promise<KeyActor> {
+  const now = api.now();
+  let actor: KeyActor;
+  try {
+    actor = await resolveKeyActor(api.db, secret, now, pathOrganization(request));
+  } catch (error) {
+    if (error instanceof HttpError) authRefusals.inc({ reason: error.statusCode === 401 ? 'api_key_invalid' : 'api_key_refused' });
+    throw error;
+  }
+  await limitKey(api.db, reply, actor.key, api.config.automation.requestsPerMinute, now);
+  await noteKeyUse(api.db, actor.key, request.ip, now);
+  return actor;
 }
 
 /** The web app's ID token (lib/access-token.ts), for a provider whose access token lacks the person's claims. */
@@ -92,8 +124,7 @@ export async function authenticateMember(api: FastifyInstance, request: FastifyR
   try {
     // The organization in the path: its version is read with the member's, in one statement (http/kept-answers.ts).
     // An id no organization can have (a control character, which PostgreSQL refuses to compare) is left out.
-    const { id } = (request.params ?? {}) as { id?: unknown };
-    return await resolveActor(api.db, identity, api.now(), typeof id === 'string' && isPlainText(id) ? [id] : []);
+    return await resolveActor(api.db, identity, api.now(), pathOrganization(request));
   } catch (error) {
     const reason = memberRefusal(error);
     if (reason) authRefusals.inc({ reason });

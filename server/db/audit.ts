@@ -6,6 +6,7 @@
  * that event to the outbox in the same transaction, so a change that commits always notifies and
  * one that rolls back never does, even when the process is killed in between.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EVENT_DATA_VERSION, type EventType, type SubjectType } from '../../common/events';
 import type { Queryable } from './database';
 
@@ -24,7 +25,8 @@ export type AuditReason =
   | 'LIST_EXPORTED'
   | 'NOTIFICATION_SETTINGS_SAVED' | 'NOTICE_SENT' | 'NOTICE_FAILED'
   | 'WEBHOOK_CREATED' | 'WEBHOOK_SAVED' | 'WEBHOOK_REMOVED' | 'WEBHOOK_SECRET_ROTATED' | 'WEBHOOK_REDELIVERED'
-  | 'WEBHOOK_DELIVERY_FAILED';
+  | 'WEBHOOK_DELIVERY_FAILED'
+  | 'API_KEY_CREATED' | 'API_KEY_REVOKED';
 
 /** The records that are events too, and which. */
 const EVENT_OF: Partial<Record<AuditReason, EventType>> = {
@@ -47,6 +49,8 @@ const EVENT_OF: Partial<Record<AuditReason, EventType>> = {
   // Sent and resent alike: each mails the invitee (notifications/dispatch.ts) and tells the organization's webhooks.
   INVITATION_SENT: 'member.invited',
   INVITATION_RESENT: 'member.invited',
+  API_KEY_CREATED: 'api_key.created',
+  API_KEY_REVOKED: 'api_key.revoked',
 };
 
 /** What a record is about: the event's subject, and what its data says of it. */
@@ -69,7 +73,16 @@ export interface AuditEntry {
   subject?: AuditSubject;
 }
 
+/**
+ * The API key a request acts with (auth/hook.ts), as the journal names it: every record of that request says the
+ * key did it, and `member_email` is its creator's (issue 32: "the key as the actor and the person who created it").
+ * Set here rather than by each service, so no change made with a key can be journaled as its creator's own.
+ */
+export const actingKey = new AsyncLocalStorage<string>();
+
 export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
+  const key = actingKey.getStore();
+  if (key) entry = { ...entry, message: `${key}: ${entry.message}` };
   await db
     .insertInto('audit_records')
     .values({

@@ -29,6 +29,7 @@ import * as licenseTimeZone from './migrations/20261129_0023_license_time_zone';
 import * as certificateFingerprints from './migrations/20261129_0024_certificate_fingerprints';
 import * as gatewayTokens from './migrations/20261130_0026_gateway_tokens';
 import * as invitations from './migrations/20261130_0027_invitations';
+import * as apiKeys from './migrations/20261130_0025_api_keys';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '20261129_0024_certificate_fingerprints': certificateFingerprints,
   '20261130_0026_gateway_tokens': gatewayTokens,
   '20261130_0027_invitations': invitations,
+  '20261130_0025_api_keys': apiKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -307,6 +307,31 @@ export interface InvitationsTable {
   revoked_by: string | null;
 }
 
+/** Organization API keys (migration 0025): the secret only as its SHA-256; `roles` JSON of { role, scope }. */
+export interface ApiKeysTable {
+  api_key_id: string;
+  organization_id: string;
+  name: string;
+  secret_hash: string;
+  roles: string;
+  read_only: number;
+  created_by: string;
+  created_by_name: string;
+  created_by_email: string;
+  date_created: string;
+  date_expires: string;
+  date_last_used: string | null;
+  last_used_from: string | null;
+  date_revoked: string | null;
+}
+
+/** Requests per key per minute window, shared by every instance (migration 0025). */
+interface ApiKeyWindowsTable {
+  api_key_id: string;
+  window_start: string;
+  requests: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -335,6 +360,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   api_tokens: ApiTokensTable;
   invitations: InvitationsTable;
+  api_keys: ApiKeysTable;
+  api_key_windows: ApiKeyWindowsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -2,7 +2,8 @@
  * The OpenAPI document at /api/docs/json (docs/decisions.md "OpenAPI document"). Each route says
  * what is its own (summary, operationId, input, success bodies and their content types, an error
  * only it gives); what routes share is declared here, once:
- * - the bearer scheme, on every route but the public ones (`config.auth: 'public'`);
+ * - the bearer scheme, on every route but the public ones (`config.auth: 'public'`), and the API key scheme on
+ *   those the auth hook signs in to (not the ones that check their own tokens, `config.auth: 'self'`);
  * - the error responses with the one error body (http/error-handler.ts), by what the route takes:
  *   400 when it reads input, 401 and 403 when it needs a token, 404 when its path names something,
  *   409 for a change, 413 and 415 when it reads a body, 429 when it is rate limited, 500 always,
@@ -35,7 +36,7 @@ const ERRORS = {
   409: ['Conflict', 'The change does not fit the current state (taken name, wrong status, a version changed meanwhile). Nothing was changed.'],
   413: ['PayloadTooLarge', 'The body is larger than 256 KiB (8 MiB for a bulk certificate upload).'],
   415: ['UnsupportedMediaType', 'The body has a content type the route does not read.'],
-  429: ['TooManyRequests', 'Too many calls in a minute from this client; try again later.'],
+  429: ['TooManyRequests', 'Too many calls in a minute from this client, or with this API key (API_KEY_RATE_LIMIT, all instances together); try again after Retry-After. Calls with an API key carry RateLimit and RateLimit-Policy.'],
   500: ['InternalServerError', 'Something went wrong on the server; the details are in its log, not here.'],
   503: ['ServiceUnavailable', 'Not now: the portal is starting or cannot reach its database (try again after Retry-After), or the master secret is not provided yet (keys and tokens cannot be made or checked).'],
 } as const satisfies Record<number, readonly [string, string]>;
@@ -55,7 +56,8 @@ function errorStatuses(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | '
   if (named) statuses.push(404);
   if (write && signedIn) statuses.push(409);
   if (schema.body) statuses.push(413, 415);
-  if (route.config?.rateLimit) statuses.push(429);
+  // A route the auth hook signs in to also takes API keys, which have a limit of their own (auth/api-key-limits.ts).
+  if (route.config?.rateLimit || (route.config?.auth ?? 'member') === 'member') statuses.push(429);
   statuses.push(500);
   // Signing in reads the member from the database: lost or too busy, the answer is 503 with Retry-After.
   if (signedIn) statuses.push(503);
@@ -88,7 +90,7 @@ type Document = {
 const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'Done: no content' };
 
 const ETAG = { type: 'string', description: 'The version of the content: send it back in If-None-Match.' };
-const RETRY_AFTER = { description: 'Seconds to wait before trying again (starting, or the database lost or busy).', schema: { type: 'integer', minimum: 1 } };
+const RETRY_AFTER = { description: 'Seconds to wait before trying again (starting, the database lost or busy, or a limit reached).', schema: { type: 'integer', minimum: 1 } };
 const TOTAL = { type: 'integer', description: 'How many items match the query in all (SPEC.md §7): the list pages by offset and limit.' };
 const CHANGES = {
   type: 'string',
@@ -106,7 +108,7 @@ function finish(document: Document): Document {
   for (const [status, [name, description]] of Object.entries(ERRORS)) {
     responses[name] = {
       description,
-      ...(status === '503' ? { headers: { 'retry-after': RETRY_AFTER } } : {}),
+      ...(status === '503' || status === '429' ? { headers: { 'retry-after': RETRY_AFTER } } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
     for (const operations of Object.values(document.paths)) {
@@ -152,9 +154,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
               "An access token of the portal's OpenID Connect provider, for the audience OIDC_AUDIENCE. " +
               'The gateway exports (/api/piston/routes.hcl, /api/piston/certs) also take an API token of group piston_export (POST /api/token).',
           },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'cpk_',
+            description:
+              "An organization's API key (POST /api/organizations/{id}/api-keys), sent as `Authorization: Bearer cpk_…`: " +
+              'it acts as a member of its organization with its roles, until it expires or is revoked.',
+          },
         },
       },
-      security: [{ bearer: [] }],
+      security: [{ bearer: [] }, { apiKey: [] }],
     },
     transform: (input) => {
       const { route, url } = input;
@@ -163,6 +173,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       const { schema, url: path } = jsonSchemaTransform(input);
       const transformed = schema as Record<string, unknown> & { response?: Record<string, unknown> };
       if (route.config?.auth === 'public') transformed.security = [];
+      if (route.config?.auth === 'self') transformed.security = [{ bearer: [] }];
       // A paged list (offset and limit) tells the total of all its pages in X-Total-Count.
       const query = transformed.querystring as { properties?: Record<string, unknown> } | undefined;
       const listed = transformed.response?.[200] as { headers?: unknown } | undefined;

@@ -14,6 +14,10 @@
  *     target the operator organization and refuse with 403;
  *   - role assign/unassign follow `canGrant`; the banned organization's member is refused
  *     everywhere (sign-in refused, 403).
+ * Organization API keys (issue 32) are principals too: keys of the customer, the partner, the operator and the
+ * banned customer, with several roles and read-only, each made by a person who may grant its roles. A key acts
+ * with its own roles (the policy reads `api_key`), so the same expectation holds; a key of the banned
+ * organization is refused at sign-in like its members.
  * A refused write leaves the journal and its object unchanged. And a foreign target (one the caller
  * cannot read) is refused the same way whatever the input: a valid body, none, an empty object,
  * broken JSON, or unknown fields and wrong types in body and query (never a 400 first).
@@ -23,7 +27,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
-import { ACTIONS, can, canGrant, canInvite, SCREENS, type Action, type Actor, type TargetOrganization } from '../../common/policy';
+import { ACTIONS, can, canGlobally, canGrant, canInvite, SCREENS, type Action, type Actor, type TargetOrganization } from '../../common/policy';
 import type { OrganizationRole, Role, Scope } from '../../common/enums';
 import { startOfUtcDay } from '../../common/status';
 import { licenseValidUntil } from '../../common/zones';
@@ -33,6 +37,7 @@ import { loadAssignments } from '../../server/auth/actor';
 import { parseCertificatePem } from '../../server/modules/certificates/x509';
 import { provideMasterSecret, type MasterSecret } from '../../server/modules/admin/master-secret';
 import { makeCertificate } from '../../scripts/make-certificate';
+import { hashKeySecret, newKeySecret } from '../../server/auth/api-key-secret';
 import { testDialects } from '../support/databases';
 import { useTestApp } from '../support/test-app';
 import { factories, type Cooperation } from '../support/factories';
@@ -62,6 +67,8 @@ interface Person {
   /** Member or organization banned: sign-in itself is refused. */
   banned: boolean;
   actor: Actor;
+  /** An API key: the organization of the person who made it (banned, it stops the key as it stops them). */
+  keyCreatorOrganizationId?: string;
 }
 
 interface Call {
@@ -117,6 +124,8 @@ interface Route {
   after?(c: Case): Promise<void>;
   /** How many journal records an allowed write makes: one, unless said (a bulk upload journals each certificate). */
   journaled?: number;
+  /** Checks its own tokens (the gateway exports): people's and gateway tokens, not API keys, which get 401. */
+  noKeys?: boolean;
   /** Looks at an allowed answer (lists hold only rows of readable organizations). */
   check?(res: LightMyRequestResponse, c: Case, reads: (organizationId: string) => Promise<boolean>): Promise<string | null>;
 }
@@ -189,6 +198,19 @@ class Fixtures {
     return id;
   }
 
+  /** An API key of the organization (its secret is never used: the key is only listed or revoked). */
+  apiKey(organizationId: string): string {
+    const id = randomUUID();
+    const now = this.now();
+    this.add('api_keys', {
+      api_key_id: id, organization_id: organizationId, name: `matrix-key-${next()}`, secret_hash: hashKeySecret(newKeySecret()),
+      roles: JSON.stringify([{ role: 'MEMBER', scope: 'ORGANIZATION' }]), read_only: 0, created_by: randomUUID(), created_by_name: 'Matrix',
+      created_by_email: 'matrix@matrix.example', date_created: now.toISOString(), date_expires: iso(now.getTime() + 30 * DAY),
+      date_last_used: null, last_used_from: null, date_revoked: null,
+    });
+    return id;
+  }
+
   /** A RESTRICTED resource, granted to `grantedTo` when given. */
   resource(grantedTo?: string): string {
     const id = randomUUID();
@@ -213,7 +235,7 @@ class Fixtures {
   }
 
   async flush(): Promise<void> {
-    const order: Array<keyof Database> = ['members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'invitations'];
+    const order: Array<keyof Database> = ['members', 'role_assignments', 'certificates', 'licenses', 'resources', 'resource_grants', 'invitations', 'api_keys'];
     await this.db.transaction().execute(async (tx) => {
       for (const table of order) {
         const rows = this.rows.get(table) ?? [];
@@ -240,8 +262,22 @@ const MALFORMED: Array<{ name: string; call(c: Call): Call }> = [
   { name: 'unknown fields and wrong types', call: (c) => ({ method: c.method, url: `${pathOf(c.url)}?${BAD_QUERY}`, payload: BAD_BODY, headers: json }) },
 ];
 
+/** The API keys among the principals: organization, creator (who may grant the roles there), roles, read-only. */
+const KEYS: Array<{ org: OrganizationKey; by: (typeof PEOPLE)[number]; roles: Array<readonly [Role, Scope]>; readOnly?: boolean }> = [
+  { org: 'customer', by: 'partnerAdmin', roles: [['ISSUER', 'ORGANIZATION']] },
+  { org: 'customer', by: 'partnerAdmin', roles: [['ADMINISTRATOR', 'ORGANIZATION'], ['ISSUER', 'ORGANIZATION']], readOnly: true },
+  { org: 'partner', by: 'partnerAdmin', roles: [['ADMINISTRATOR', 'COOPERATION']] },
+  { org: 'partner', by: 'partnerAdmin', roles: [['ISSUER', 'COOPERATION']], readOnly: true },
+  { org: 'operator', by: 'supervisor', roles: [['APPROVER', 'COOPERATION']] },
+  { org: 'operator', by: 'supervisor', roles: [['SUPERVISOR', 'COOPERATION']] },
+  { org: 'operator', by: 'supervisor', roles: [['SUPERVISOR', 'COOPERATION'], ['DEVOPS', 'ORGANIZATION']], readOnly: true },
+  { org: 'operator', by: 'supervisor', roles: [['DEVOPS', 'ORGANIZATION']] },
+  { org: 'banned', by: 'supervisor', roles: [['ADMINISTRATOR', 'ORGANIZATION']] },
+];
+
 describe.each(dialects)('authorization matrix on %s', (dialect) => {
-  const t = useTestApp(dialect, { demo: false });
+  // The keys' limit is not what this test is about: every call of a run falls in one minute of the test clock.
+  const t = useTestApp(dialect, { demo: false, env: { API_KEY_RATE_LIMIT: '1000000' } });
   const make = factories(t);
   let w: Cooperation;
   const orgs = {} as Record<OrganizationKey, Organization>;
@@ -297,6 +333,27 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       people.push(await person(email));
       headers.set(email, await t.as(email));
     }
+    for (const [n, k] of KEYS.entries()) {
+      const org = orgs[k.org];
+      const creator = people.find((p) => p.email === w[k.by].email)!;
+      const roles = k.roles.map(([role, scope]) => ({ organization_id: org.id, organization_role: org.role, role, scope }));
+      // Made only by someone who may grant each role there (the server's rule at creation and at every call).
+      for (const [role, scope] of k.roles) {
+        expect(canGrant(creator.actor, { action: 'role.assign', role, scope, member_id: '', member_organization_role: org.role }, org.target), `key ${n}`).toBe(true);
+      }
+      const secret = newKeySecret();
+      await t.db.insertInto('api_keys').values({
+        api_key_id: randomUUID(), organization_id: org.id, name: `matrix-${n}`, secret_hash: hashKeySecret(secret), roles: JSON.stringify(k.roles.map(([role, scope]) => ({ role, scope }))),
+        read_only: k.readOnly ? 1 : 0, created_by: creator.actor.member_id, created_by_name: 'Matrix creator', created_by_email: creator.email,
+        date_created: t.clock.now().toISOString(), date_expires: iso(t.clock.now().getTime() + 300 * DAY), date_last_used: null, last_used_from: null, date_revoked: null,
+      }).execute();
+      const label = `key ${n} (${k.org} ${k.roles.map((r) => r.join(' ')).join(', ')}${k.readOnly ? ', read only' : ''})`;
+      people.push({
+        email: label, organization_id: org.id, banned: org.key === 'banned', keyCreatorOrganizationId: creator.organization_id,
+        actor: { member_id: creator.actor.member_id, organization_id: org.id, organization_role: org.role, roles, api_key: { read_only: !!k.readOnly } },
+      });
+      headers.set(label, { authorization: `Bearer ${secret}` });
+    }
     const fx = new Fixtures(t.db, t.clock.now);
     for (const key of ORGANIZATIONS) {
       readers[key] = { member: fx.member(orgs[key].id), certificate: await fx.certificate(orgs[key].id, 'approved'), license: fx.license(orgs[key].id, 'approved') };
@@ -340,6 +397,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
         .select(['delivery_id', 'status']).where('organization_id', '=', organizationId).orderBy('delivery_id').execute(),
     }),
     token: (id: string) => () => t.db.selectFrom('api_tokens').selectAll().where('token_id', '=', id).executeTakeFirst(),
+    apiKeys: (organizationId: string) => () => t.db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('api_key_id').execute(),
     secret: async () => ({
       provided: t.app.masterSecret.provided,
       verifier: await t.db.selectFrom('settings').selectAll().where('name', '=', 'master-secret.verifier').executeTakeFirst(),
@@ -401,7 +459,8 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
    */
   const banned = (value: boolean) => ({
     before: async ({ org, person: p }: Case) => {
-      if (org.id === p.organization_id) return;
+      // Nobody's own organization, nor that of a key's creator (which would stop the key at sign-in).
+      if (org.id === p.organization_id || org.id === p.keyCreatorOrganizationId) return;
       await t.db.updateTable('organizations').set({ date_organization_banned: value ? t.clock.now().toISOString() : null, ban_note: value ? 'matrix' : null })
         .where('organization_id', '=', org.id).execute();
     },
@@ -867,14 +926,28 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
         return { method: 'POST', url: `${orgUrl(c)}/webhooks/${endpoint}/deliveries/${delivery}/redeliver`, state: state.webhooks(c.org.id) };
       },
     },
+    // Organization API keys (issue 32): an organization's by those who manage them, all organizations' by the vendor's supervisors.
+    'GET /api/organizations/{id}/api-keys': { kind: 'org', action: 'apiKey.manage', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/api-keys` }) },
+    'POST /api/organizations/{id}/api-keys': {
+      kind: 'org', action: 'apiKey.manage', ok: 201,
+      make: async (c) => ({
+        method: 'POST', url: `${orgUrl(c)}/api-keys`, state: state.apiKeys(c.org.id),
+        payload: { name: `matrix ${next()}`, roles: [{ role: 'MEMBER', scope: 'ORGANIZATION' }], date_expires: iso(t.clock.now().getTime() + 30 * DAY) },
+      }),
+    },
+    'DELETE /api/organizations/{id}/api-keys/{keyId}': {
+      kind: 'org', action: 'apiKey.manage', ok: 204,
+      make: async (c, fx) => ({ method: 'DELETE', url: `${orgUrl(c)}/api-keys/${fx.apiKey(c.org.id)}`, state: state.apiKeys(c.org.id) }),
+    },
+    'GET /api/api-keys': { kind: 'operator', ok: 200, allowed: (a) => canGlobally(a, 'apiKey.review'), make: async () => ({ method: 'GET', url: '/api/api-keys' }) },
     'GET /api/notices': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/notices' }) },
     // A read mark is the reader's own, like a mail client's: not a change of the organization's (docs/decisions.md "Notifications").
     'POST /api/notices/read': { kind: 'member', ok: 200, journaled: 0, make: async () => ({ method: 'POST', url: '/api/notices/read', payload: {} }) },
 
     // The gateway's exports: DevOps of the operator (and gateway tokens, tested in piston.test.ts).
-    'GET /api/piston/routes.hcl': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/routes.hcl' }) },
-    'GET /api/piston/certs': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/certs' }) },
-    'GET /api/piston/statistics': { kind: 'operator', ok: 200, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/statistics' }) },
+    'GET /api/piston/routes.hcl': { kind: 'operator', ok: 200, noKeys: true, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/routes.hcl' }) },
+    'GET /api/piston/certs': { kind: 'operator', ok: 200, noKeys: true, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/certs' }) },
+    'GET /api/piston/statistics': { kind: 'operator', ok: 200, noKeys: true, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/statistics' }) },
   };
 
   /** The bulk actions, the policy's action of each and the state an item needs for it. */
@@ -904,6 +977,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
 
   function expected(route: Route, c: Case): number {
     if (route.kind === 'public') return route.ok;
+    if (c.person.keyCreatorOrganizationId && route.noKeys) return 401;
     if (c.person.banned) return 403;
     if (route.expect) return route.expect(c);
     const a = c.person.actor;
@@ -966,7 +1040,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
           continue;
         }
         // Refused at sign-in, not by a rule: the web app is sent to the access error page.
-        if (c.person.banned && route.kind !== 'public' && res.json().redirect !== 'AccessError') failures.push(`${label}: not refused at sign-in ${res.body}`);
+        if (c.person.banned && route.kind !== 'public' && want === 403 && res.json().redirect !== 'AccessError') failures.push(`${label}: not refused at sign-in ${res.body}`);
         if (want === 400 && route.targetInBody && res.json().message !== route.targetInBody) failures.push(`${label}: not answered as missing ${res.body}`);
         if (itemWant !== undefined) {
           const item = (res.json() as { results?: Array<{ status: number }> }).results?.[0];

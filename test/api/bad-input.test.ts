@@ -427,6 +427,14 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     url: fc.constantFrom('ftp://hooks.example.com/x', 'http://127.0.0.1/x', 'http://localhost/x', 'http://[::1]/x', 'not a url', 'http://10.0.0.1/'),
     events: fc.constantFrom([], ['nope'], ['certificate.approved', 'certificate.approved']),
   };
+  const apiKeyBody = () => ({ name: unique('key'), roles: [{ role: 'ISSUER', scope: 'ORGANIZATION' }], date_expires: new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString() });
+  /** Bad beyond the schema's types: expiries the server refuses against its clock, roles Contoso's members cannot hold. */
+  const badApiKey = {
+    date_expires: fc.constantFrom('2020-01-01T00:00:00Z', '2099-01-01T00:00:00Z', 'tomorrow'),
+    roles: fc.constantFrom([], [{ role: 'SUPERVISOR', scope: 'ORGANIZATION' }], [{ role: 'ISSUER', scope: 'ORGANIZATION' }, { role: 'ISSUER', scope: 'MANAGED' }]),
+  };
+  /** An API key of Contoso. */
+  const apiKey = async () => (await ok(SUPERVISOR, { method: 'POST', url: `/api/organizations/${contoso()}/api-keys`, payload: apiKeyBody() })).json().api_key_id as string;
   /** A webhook endpoint of Contoso with one delivered delivery. */
   async function webhook() {
     const created = (await ok(SUPERVISOR, { method: 'POST', url: `/api/organizations/${contoso()}/webhooks`, payload: webhookBody() })).json();
@@ -652,6 +660,9 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     }),
     'GET /api/notices': async () => ({ path: {}, query: { limit: '10' } }),
     'POST /api/notices/read': async () => ({ path: {}, body: { notice_ids: [1, 2] } }),
+    'GET /api/organizations/{id}/api-keys': async () => ({ path: { id: contoso() } }),
+    'POST /api/organizations/{id}/api-keys': async () => ({ path: { id: contoso() }, body: apiKeyBody(), badBody: badApiKey, expect: 201 }),
+    'DELETE /api/organizations/{id}/api-keys/{keyId}': async () => ({ path: { id: contoso(), keyId: await apiKey() }, expect: 204 }),
     'GET /api/organizations/{id}/webhooks': async () => ({ path: { id: contoso() } }),
     'POST /api/organizations/{id}/webhooks': async () => ({ path: { id: contoso() }, body: webhookBody(), badBody: badWebhook, expect: 201 }),
     'PUT /api/organizations/{id}/webhooks/{endpointId}': async () => ({ path: { id: contoso(), endpointId: (await webhook()).endpoint }, body: webhookBody(), badBody: badWebhook }),

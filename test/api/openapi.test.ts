@@ -87,16 +87,17 @@ describe('the OpenAPI document', () => {
     expect(new Set(operations().map((o) => o.op.operationId)).size, 'operation ids are unique').toBe(operations().length);
   });
 
-  it('asks for a bearer JWT on every route but the public ones', async () => {
+  it('asks for a bearer JWT or an organization API key on every route but the public ones', async () => {
     expect(doc.components.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(doc.security).toEqual([{ bearer: [] }]);
-    const open = operations().filter((o) => o.op.security !== undefined);
+    expect(doc.components.securitySchemes?.apiKey).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'cpk_' });
+    expect(doc.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    const open = operations().filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0);
     expect(open.map((o) => o.key).sort()).toEqual(PUBLIC);
     for (const o of open) expect(o.op.security, o.key).toEqual([]);
     // Public for real: no 401 without a token (the public key is 503 until the master secret is provided).
     for (const key of PUBLIC) expect((await app.inject({ method: 'GET', url: key.split(' ')[1] })).statusCode, key).not.toBe(401);
-    // And the gateway exports, which check their own tokens, still need one.
-    expect(operation('GET /api/piston/certs').security).toBeUndefined();
+    // And the gateway exports, which check their own tokens, still need one: a JWT or a gateway token, not an API key.
+    expect(operation('GET /api/piston/certs').security).toEqual([{ bearer: [] }]);
     expect((await app.inject('/api/piston/certs')).statusCode).toBe(401);
   });
 
@@ -113,15 +114,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the errors each route can give', () => {
-    expect(statuses('POST /api/organizations')).toEqual(['201', '400', '401', '403', '409', '413', '415', '500', '503']);
-    expect(statuses('GET /api/organizations/{id}')).toEqual(['200', '400', '401', '403', '404', '500', '503']);
+    // 429: every route the auth hook signs in to takes API keys, which have a limit per key.
+    expect(statuses('POST /api/organizations')).toEqual(['201', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
+    expect(statuses('GET /api/organizations/{id}')).toEqual(['200', '400', '401', '403', '404', '429', '500', '503']);
     expect(statuses('GET /api/auth/callback')).toEqual(['200', '401', '403', '429', '500', '503']);
     expect(statuses('POST /api/admin/mastersecret')).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
-    expect(statuses('GET /api/licenses/{id}/license-key')).toEqual(['200', '400', '401', '403', '404', '409', '500', '503']);
+    expect(statuses('GET /api/licenses/{id}/license-key')).toEqual(['200', '400', '401', '403', '404', '409', '429', '500', '503']);
+    expect(statuses('GET /api/piston/certs').includes('429')).toBe(false);
+    expect(doc.components.responses?.TooManyRequests).toMatchObject({ headers: { 'retry-after': { schema: { type: 'integer' } } } });
     expect(statuses('GET /api/config')).toEqual(['200', '500']);
     expect(operation('GET /api/licenses/{id}/license-key').responses['409'].$ref).toBe('#/components/responses/Conflict');
     // Every route that signs the caller in reads the database: lost or busy, it answers 503 with Retry-After.
-    for (const { key, op } of operations().filter((o) => o.op.security === undefined)) expect(op.responses['503'], key).toBeDefined();
+    for (const { key, op } of operations().filter((o) => o.op.security?.length !== 0)) expect(op.responses['503'], key).toBeDefined();
     expect(doc.components.responses?.ServiceUnavailable).toMatchObject({ headers: { 'retry-after': { schema: { type: 'integer' } } } });
   });
 

@@ -6,6 +6,7 @@
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Box, Image, NavLink, Stack, Text } from '@mantine/core';
 import {
+  IconApi,
   IconBell,
   IconCertificate,
   IconFileDescription,
@@ -29,6 +30,7 @@ const ICONS: Record<string, typeof IconCertificate> = {
   resources: IconPackage,
   auditrecords: IconNotebook,
   notifications: IconBell,
+  'api-keys': IconApi,
 };
 
 export function OrganizationSidebar() {

@@ -37,6 +37,7 @@ function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subj
     case 'member': return `${base}/members/${encodeURIComponent(event.subject_id)}`;
     case 'organization': return `${base}/overview`;
     case 'invitation': return `${base}/members`;
+    case 'api_key': return `${base}/api-keys`;
     default: return `${base}/auditrecords`;
   }
 }

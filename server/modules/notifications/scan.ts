@@ -92,6 +92,32 @@ function message(subject: SubjectKind, kind: Kind, found: Found, days: number): 
   return `${name} has waited ${days} day${days === 1 ? '' : 's'} for approval.`;
 }
 
+/** Days before its expiry at which an API key is told about (issue 32: 14, 7 and 1), whatever the organization's rules. */
+const KEY_EXPIRY_DAYS = [14, 7, 1];
+
+/** "API key expires in T days" for the keys, not revoked, whose expiry lies in (from + T, now + T] and after now. */
+async function scanKeys(tx: Tx, from: number, now: Date): Promise<number> {
+  let made = 0;
+  for (const days of KEY_EXPIRY_DAYS) {
+    const keys = await tx.selectFrom('api_keys').select(['api_key_id', 'organization_id', 'name', 'date_expires'])
+      .where('date_expires', '>', new Date(from + days * DAY).toISOString()).where('date_expires', '<=', new Date(now.getTime() + days * DAY).toISOString())
+      .where('date_expires', '>', now.toISOString()).where('date_revoked', 'is', null).execute();
+    for (const key of keys) {
+      const mark = await tx.insertInto('event_marks')
+        .values({ subject_type: 'api_key', subject_id: key.api_key_id, kind: 'expiring', days, date_end: key.date_expires, date_created: now.toISOString() })
+        .onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      if (Number(mark.numInsertedOrUpdatedRows ?? 0) === 0) continue;
+      await recordEvent(tx, {
+        type: 'api_key.expiring', organization_id: key.organization_id, now,
+        subject: { type: 'api_key', id: key.api_key_id, details: { name: key.name, date_expires: key.date_expires } },
+        data: { message: `API key '${key.name}' expires in ${days} day${days === 1 ? '' : 's'}, on ${key.date_expires}.`, days, actor_email: null },
+      });
+      made++;
+    }
+  }
+  return made;
+}
+
 /** Makes the time-driven events due at `now`; answers how many it made. */
 export async function scanTime(db: Db, now: Date): Promise<number> {
   return db.transaction().execute(async (tx) => {
@@ -130,6 +156,6 @@ export async function scanTime(db: Db, now: Date): Promise<number> {
         }
       }
     }
-    return made;
+    return made + (await scanKeys(tx, from, now));
   });
 }

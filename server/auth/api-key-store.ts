@@ -1,0 +1,75 @@
+/**
+ * The queries of a call signed in with an organization API key (issue 32): the versions it depends on, the key by
+ * its hash, its limit's count and the note of its use. The keys' routes have theirs in modules/api-keys.
+ */
+import { sql } from 'kysely';
+import { readRows, type Db, type Queryable } from '../db/database';
+
+/** One statement text per number of path organizations: the tree's version, the key's organization's and its creator's. */
+const versionTexts = new Map<number, string>();
+function versionText(count: number): string {
+  let text = versionTexts.get(count);
+  if (!text) {
+    const marks = Array.from({ length: count }, () => '?').join(', ');
+    text = [
+      `select 'tree' as kind, '' as organization_id, epoch as version from organization_tree where id = 1`,
+      `select 'key', c.organization_id, c.version from api_keys k join organization_counters c on c.organization_id = k.organization_id where k.secret_hash = ?`,
+      `select 'creator', c.organization_id, c.version from api_keys k join members m on m.member_id = k.created_by
+        join organization_counters c on c.organization_id = m.organization_id where k.secret_hash = ?`,
+      ...(count ? [`select 'path', organization_id, version from organization_counters where organization_id in (${marks})`] : []),
+    ].join(' union all ');
+    versionTexts.set(count, text);
+  }
+  return text;
+}
+
+/**
+ * The versions a key's call depends on, in one statement (db/versions.ts): the tree's, the key's organization's
+ * (moved by creating or revoking a key, a ban, a role change there), its creator's organization's (their ban,
+ * roles, removal) and the path's. No 'key' row: no key has that hash.
+ */
+export function readKeyVersions(db: Queryable, hash: string, pathIds: readonly string[]) {
+  return readRows(db, versionText(pathIds.length), [hash, hash, ...pathIds]);
+}
+
+/** The key by its hash, with its organization and its creator as they are now (null fields: the creator is gone). */
+export async function findKeyByHash(db: Queryable, hash: string) {
+  return db.selectFrom('api_keys as k')
+    .innerJoin('organizations as o', 'o.organization_id', 'k.organization_id')
+    .leftJoin('members as m', 'm.member_id', 'k.created_by')
+    .leftJoin('organizations as co', 'co.organization_id', 'm.organization_id')
+    .select([
+      'k.api_key_id', 'k.organization_id', 'k.name', 'k.secret_hash', 'k.roles', 'k.read_only', 'k.created_by', 'k.date_expires',
+      'k.date_last_used', 'k.date_revoked', 'o.organization_name', 'o.organization_role', 'o.date_organization_banned',
+      'm.member_id as creator_id', 'm.member_email as creator_email', 'm.date_member_banned as creator_banned',
+      'co.date_organization_banned as creator_organization_banned',
+    ])
+    .where('k.secret_hash', '=', hash)
+    .executeTakeFirst();
+}
+
+/** Notes a use unless one was noted since `before` (another instance may have): at most one write a minute per key. */
+export async function noteUse(db: Db, keyId: string, at: string, from: string, before: string): Promise<void> {
+  await db.updateTable('api_keys').set({ date_last_used: at, last_used_from: from })
+    .where('api_key_id', '=', keyId)
+    .where((eb) => eb.or([eb('date_last_used', 'is', null), eb('date_last_used', '<=', before)]))
+    .execute();
+}
+
+/**
+ * Counts one request of the key in the window starting at `windowStart` and answers the window's count so far.
+ * One row per key and window, added to by every instance in one statement each (an upsert is atomic on both
+ * engines), so together they let through no more than the limit.
+ */
+export async function countRequest(db: Db, keyId: string, windowStart: string): Promise<number> {
+  const row = await db.insertInto('api_key_windows').values({ api_key_id: keyId, window_start: windowStart, requests: 1 })
+    .onConflict((oc) => oc.columns(['api_key_id', 'window_start']).doUpdateSet({ requests: sql<number>`api_key_windows.requests + 1` }))
+    .returning('requests')
+    .executeTakeFirstOrThrow();
+  return Number(row.requests);
+}
+
+/** Drops the key's windows before `windowStart` (called as a window starts, so a key keeps one or two rows). */
+export async function dropOldWindows(db: Db, keyId: string, windowStart: string): Promise<void> {
+  await db.deleteFrom('api_key_windows').where('api_key_id', '=', keyId).where('window_start', '<', windowStart).execute();
+}
