@@ -10,7 +10,7 @@ export const EVENT_TYPES = [
   'license.requested', 'license.approved', 'license.rejected', 'license.renewed',
   'license.expiring', 'license.expired', 'license.approval_waiting',
   'member.banned', 'member.unbanned', 'organization.banned', 'organization.unbanned',
-  'role.assigned', 'role.unassigned', 'token.created',
+  'role.assigned', 'role.unassigned', 'token.created', 'role.expiring', 'role.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -37,6 +37,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'role.assigned': 'Role assigned',
   'role.unassigned': 'Role removed',
   'token.created': 'API token made',
+  'role.expiring': 'Role ends soon',
+  'role.expired': 'Role ended',
 };
 
 /** The object an event is about. */

@@ -260,7 +260,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       .select(['m.member_id', 'm.organization_id', 'o.organization_role', 'm.date_member_banned', 'o.date_organization_banned'])
       .where('m.member_email', '=', email)
       .executeTakeFirstOrThrow();
-    const roles = (await loadAssignments(t.db, m.member_id)).map(({ organization_name: _n, ...a }) => a);
+    const roles = (await loadAssignments(t.db, m.member_id, t.clock.now())).map(({ organization_name: _n, date_until: _u, ...a }) => a);
     return {
       email,
       organization_id: m.organization_id,

@@ -200,6 +200,6 @@ export async function unbanMember(db: Db, actor: RequestActor, organizationId: s
 }
 
 /** A member as events name it (common/events.ts). */
-export function memberSubject(row: { member_id: string; member_email: string }, more: Record<string, string> = {}): AuditSubject {
+export function memberSubject(row: { member_id: string; member_email: string }, more: Record<string, string | null> = {}): AuditSubject {
   return { type: 'member', id: row.member_id, details: { member_email: row.member_email, ...more } };
 }
