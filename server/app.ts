@@ -32,6 +32,7 @@ import { licenseRoutes } from './modules/licenses/routes';
 import { secretRoutes } from './modules/admin/secret-routes';
 import { MasterSecret, provideSecretFromFile } from './modules/admin/master-secret';
 import { memberRoutes } from './modules/members/routes';
+import { accessReviewRoutes } from './modules/access-review/routes';
 import { journalRoutes } from './modules/audit/routes';
 import { resourceRoutes } from './modules/resources/routes';
 import { pistonRoutes } from './modules/piston/routes';
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(licenseRoutes);
     await api.register(secretRoutes);
     await api.register(memberRoutes);
+    await api.register(accessReviewRoutes);
     await api.register(journalRoutes);
     await api.register(resourceRoutes);
     await api.register(pistonRoutes);
