@@ -7,6 +7,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Box, Image, NavLink, Stack, Text } from '@mantine/core';
 import {
   IconBell,
+  IconShieldCheck,
   IconCertificate,
   IconFileDescription,
   IconKey,
@@ -29,6 +30,7 @@ const ICONS: Record<string, typeof IconCertificate> = {
   resources: IconPackage,
   auditrecords: IconNotebook,
   notifications: IconBell,
+  'access-review': IconShieldCheck,
 };
 
 export function OrganizationSidebar() {
