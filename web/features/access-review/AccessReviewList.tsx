@@ -26,7 +26,7 @@ const columns = (organizations: boolean): DataColumn<AccessReviewRow>[] => [
   { header: 'Since', nowrap: true, cell: (r) => (r.since ? formatDateMinute(r.since) : 'not recorded') },
   { header: 'Until', nowrap: true, cell: (r) => (r.until ? formatDateMinute(r.until) : '-') },
   { header: 'Granted by', breakAnywhere: true, cell: (r) => r.granted_by ?? 'not recorded' },
-  { header: 'Kind', cell: (r) => (r.kind === 'TIME_BOXED' ? <Badge variant="light" color="orange">Time-boxed</Badge> : <Badge variant="light" color="blue">Standing</Badge>) },
+  { header: 'Kind', nowrap: true, cell: (r) => (r.kind === 'TIME_BOXED' ? <Badge variant="light" color="orange">Time-boxed</Badge> : <Badge variant="light" color="blue">Standing</Badge>) },
 ];
 
 const KINDS = [
