@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ROLES, SCOPES } from '../enums';
 import { paging } from './lists';
 
-export const ACCESS_KINDS = ['STANDING', 'TIME_BOXED'] as const;
+const ACCESS_KINDS = ['STANDING', 'TIME_BOXED'] as const;
 
 export const accessReviewRowSchema = z.object({
   organization_id: z.string(),

@@ -15,7 +15,7 @@ import { memberSubject } from '../members/service';
 
 const DAY = 86_400_000;
 /** Days before the end at which the holder and the administrators are told. */
-export const ROLE_EXPIRY_DAYS = [7, 1] as const;
+const ROLE_EXPIRY_DAYS = [7, 1] as const;
 
 interface Ending {
   member_id: string;
