@@ -5,11 +5,17 @@
  * sign-in's "earliest end" and the time scan's expiring and expired roles: only time-boxed rows are in it.
  */
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../database';
+
+const COLUMNS = ['date_until', 'date_assigned', 'assigned_by'];
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('role_assignments').addColumn('date_until', 'text').execute();
-  await db.schema.alterTable('role_assignments').addColumn('date_assigned', 'text').execute();
-  await db.schema.alterTable('role_assignments').addColumn('assigned_by', 'text').execute();
+  // Those a SQLite down left in place (below) are there already.
+  const table = (await db.introspection.getTables()).find((t) => t.name === 'role_assignments');
+  const present = new Set(table?.columns.map((c) => c.name));
+  for (const column of COLUMNS.filter((c) => !present.has(c))) {
+    await db.schema.alterTable('role_assignments').addColumn(column, 'text').execute();
+  }
   await db.schema
     .createIndex('role_assignments_until')
     .on('role_assignments')
@@ -18,9 +24,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
+/**
+ * On SQLite the columns stay: DROP COLUMN checks every trigger again and refuses the archive's upsert alias (as a
+ * rename does, migration 0022), and the code before this migration never names them (its inserts leave them null).
+ */
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('role_assignments_until').execute();
-  for (const column of ['assigned_by', 'date_assigned', 'date_until']) {
+  if (!isPostgres(db)) return;
+  for (const column of COLUMNS) {
     await db.schema.alterTable('role_assignments').dropColumn(column).execute();
   }
 }
