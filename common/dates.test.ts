@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatDate, formatDateTime, formatDaysLeft, formatDuration, formatMachineDate, formatShortDate,
+  formatDate, formatDateMinute, formatDateTime, toLocalInput, formatDaysLeft, formatDuration, formatMachineDate, formatShortDate,
   parseDisplayDate, parseMachineDate,
 } from './dates';
 import { daysLeft, certificateStatus } from './status';
@@ -10,6 +10,8 @@ describe('date formats (SPEC.md §9)', () => {
   it('formats display, date-time, short and machine forms in local time', () => {
     expect(formatDate(d)).toBe('05-MAR-2024');
     expect(formatDateTime(d)).toBe('05-MAR-2024 14:03:09');
+    expect(formatDateMinute(d)).toBe('05-MAR-2024 14:03');
+    expect(toLocalInput(d)).toBe('2024-03-05T14:03');
     expect(formatShortDate(d)).toBe('5-MAR-2024');
     expect(formatMachineDate(d)).toBe('2024-03-05');
     expect(formatDate(new Date(2023, 11, 31))).toBe('31-DEC-2023');

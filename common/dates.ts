@@ -22,6 +22,18 @@ export function formatDateTime(value: Date | string | number): string {
   return `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** 05-MAR-2024 14:03: to the minute, for an instant people choose (the end of a time-boxed role). */
+export function formatDateMinute(value: Date | string | number): string {
+  const d = toDate(value);
+  return `${formatDate(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** 2024-03-05T14:03: the value of an `<input type="datetime-local">` for an instant, in the viewer's zone. */
+export function toLocalInput(value: Date | string | number): string {
+  const d = toDate(value);
+  return `${formatMachineDate(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
 /** 5-MAR-2024: the short form without zero padding. */
 export function formatShortDate(value: Date | string | number): string {
   const d = toDate(value);

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'member.banned', 'member.unbanned', 'organization.banned', 'organization.unbanned',
   'role.assigned', 'role.unassigned', 'token.created', 'token.revoked', 'member.invited',
   'api_key.created', 'api_key.revoked', 'api_key.expiring',
+  'role.expiring', 'role.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -43,6 +44,8 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'api_key.created': 'API key created',
   'api_key.revoked': 'API key revoked',
   'api_key.expiring': 'API key expires soon',
+  'role.expiring': 'Role ends soon',
+  'role.expired': 'Role ended',
 };
 
 /** The object an event is about. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ACTIONS, applies, assignableRoles, can, canGlobally, canGrant, canInvite, canOnOperator, childOf, grantableBy, isOperatorStaff, memberRefusal,
+  ACTIONS, actorFor, applies, assignableRoles, can, canGlobally, canGrant, canInvite, canOnOperator, childOf, grantableBy, isOperatorStaff, memberRefusal,
   operatorTarget, organizationRefusal, SCREENS, type Action, type Actor, type Assignment,
 } from './policy';
 import { ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from './enums';
@@ -37,6 +37,7 @@ const TABLE: Record<Action, Role[]> = {
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
   'notifications.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
   'apiKey.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
+  'access.review': ['SUPERVISOR', 'ADMINISTRATOR'],
   'admin.secret': ['DEVOPS'],
   'admin.token': ['SUPERVISOR', 'DEVOPS'],
   'admin.state': ['SUPERVISOR', 'DEVOPS'],
@@ -262,5 +263,21 @@ describe('who may grant which role (canGrant)', () => {
     const supervisor = actorWith('O', 'OPERATOR', 'SUPERVISOR', 'COOPERATION');
     expect(canGrant(supervisor, { ...change('DEVOPS', 'ORGANIZATION', 'OPERATOR'), member_id: 'm' }, O)).toBe(false);
     expect(canGrant(supervisor, { ...change('SUPERVISOR', 'COOPERATION', 'OPERATOR'), member_id: 'm', action: 'role.unassign' }, O)).toBe(true);
+  });
+});
+
+describe('the access review across organizations (actorFor)', () => {
+  it('reaches by scope exactly the organizations where the actor may review', () => {
+    for (const [id, organizationRole] of [['O', 'OPERATOR'], ['P', 'PARTNER'], ['C', 'CUSTOMER']] as const) {
+      for (const role of ROLES) {
+        for (const scope of SCOPES) {
+          const actor = actorWith(id, organizationRole, role, scope);
+          for (const target of [O, P, C, U]) {
+            expect(can(actorFor(actor, 'access.review'), 'read', target), `${role} ${scope} of ${id} on ${target.organization_id}`)
+              .toBe(can(actor, 'access.review', target));
+          }
+        }
+      }
+    }
   });
 });

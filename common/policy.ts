@@ -62,6 +62,11 @@ export const ACTIONS = {
   'resource.grant': ['SUPERVISOR', 'ADMINISTRATOR'],
   /** Change an organization's notification rules and webhooks (issue 13): its administrators, and staff who manage it. */
   'notifications.manage': ['SUPERVISOR', 'ADMINISTRATOR'],
+  /**
+   * Read the access review (issue 33): who holds which role, since when, until when, granted by whom. Those who
+   * grant and take roles there (docs/decisions.md "Access review"); it shows every member's roles, which `read` does not.
+   */
+  'access.review': ['SUPERVISOR', 'ADMINISTRATOR'],
   /** Provide the master secret (SPEC.md §2 admin "secret"; DECISIONS.md "Master secret"). */
   'admin.secret': ['DEVOPS'],
   /** List, create and revoke an organization's API keys (issue 32): its administrators, and staff who manage it. */
@@ -201,7 +206,18 @@ export const SCREENS = {
   piston: (actor?: Actor | null) => canGlobally(actor, 'piston.export'),
   overview: (actor?: Actor | null) => canGlobally(actor, 'overview.admin'),
   apiKeys: (actor?: Actor | null) => canGlobally(actor, 'apiKey.review'),
+  accessReview: (actor?: Actor | null) => holdsAny(actor, ACTIONS['access.review']),
 } as const;
+
+/**
+ * The actor with only the assignments whose role allows `action` (one neither operator-only nor excluding MANAGED):
+ * the organizations this actor reaches by scope (server/access/tree.ts) are exactly those where `can(actor, action)`.
+ * For lists across organizations of an action beyond `read` (the access review of the admin area).
+ */
+export function actorFor(actor: Actor, action: Exclude<Action, 'resource.grant'>): Actor {
+  const allowed: readonly Role[] = ACTIONS[action];
+  return { ...actor, roles: actor.roles.filter((a) => allowed.includes(a.role) && (!OPERATOR_ONLY.has(action) || a.organization_role === 'OPERATOR')) };
+}
 
 /**
  * Rules beyond roles that refuse an action on a member whatever the caller's roles (the server

@@ -33,6 +33,7 @@ import { secretRoutes } from './modules/admin/secret-routes';
 import { MasterSecret, provideSecretFromFile } from './modules/admin/master-secret';
 import { memberRoutes } from './modules/members/routes';
 import { invitationRoutes } from './modules/invitations/routes';
+import { accessReviewRoutes } from './modules/access-review/routes';
 import { journalRoutes } from './modules/audit/routes';
 import { resourceRoutes } from './modules/resources/routes';
 import { pistonRoutes } from './modules/piston/routes';
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(secretRoutes);
     await api.register(memberRoutes);
     await api.register(invitationRoutes);
+    await api.register(accessReviewRoutes);
     await api.register(journalRoutes);
     await api.register(resourceRoutes);
     await api.register(pistonRoutes);

@@ -74,6 +74,7 @@ const OrganizationOverviewPage = lazyRoute(() => import('./features/overview/Org
 const NotificationsPage = lazyRoute(() => import('./features/notifications/NotificationsPage'));
 const WebhookPage = lazyRoute(() => import('./features/notifications/WebhookPage'));
 const ApiKeysPage = lazyRoute(() => import('./features/api-keys/ApiKeysPage'));
+const AccessReviewPage = lazyRoute(() => import('./features/access-review/AccessReviewPage'));
 
 const AdminIndex = lazyRoute(() => import('./features/admin/AdminIndex'));
 const ADMIN_PAGES: Record<string, Page> = {
@@ -83,6 +84,7 @@ const ADMIN_PAGES: Record<string, Page> = {
   licenses: lazyRoute(() => import('./features/licenses/AdminLicensesPage')),
   certificates: lazyRoute(() => import('./features/certificates/AdminCertificatesPage')),
   members: lazyRoute(() => import('./features/admin/AdminMembersPage')),
+  'access-review': lazyRoute(() => import('./features/access-review/AdminAccessReviewPage')),
   resources: lazyRoute(() => import('./features/admin/resources/AdminResourcesPage')),
   token: lazyRoute(() => import('./features/admin/token/NewTokenPage')),
   secret: lazyRoute(() => import('./features/admin/ProvideSecretPage')),
@@ -166,6 +168,7 @@ const routes: RouteObject[] = [
               { path: 'resources', ...page(ResourcesPage) },
               { path: 'auditrecords', ...page(JournalPage) },
               { path: 'notifications', ...page(NotificationsPage) },
+              { path: 'access-review', ...page(AccessReviewPage) },
               { path: 'notifications/webhooks/:endpointId', ...page(WebhookPage) },
               { path: 'api-keys', ...page(ApiKeysPage) },
             ],

@@ -13,6 +13,8 @@ export const memberRoleSchema = z.object({
   organization_name: z.string(),
   role: z.enum(ROLES),
   scope: z.enum(SCOPES),
+  /** The instant from which the role no longer counts (issue 33); null: standing until taken away. */
+  until: z.string().nullable(),
 });
 export type MemberRole = z.infer<typeof memberRoleSchema>;
 
@@ -74,8 +76,16 @@ export const memberUpdateSchema = strictBody({
 }, memberSchema);
 export type MemberUpdate = z.output<typeof memberUpdateSchema>;
 
-/** POST .../roles/assign?role&scope: both are required (SPEC.md §5). */
-export const assignQuery = z.object({ role: z.enum(ROLES), scope: z.enum(SCOPES) });
+/** POST .../roles/assign?role&scope[&until]: role and scope are required (SPEC.md §5); `until` makes it time-boxed (issue 33). */
+export const assignQuery = z.object({
+  role: z.enum(ROLES),
+  scope: z.enum(SCOPES),
+  until: z.iso
+    .datetime({ offset: true, error: 'an ISO 8601 instant with its zone (2026-12-12T17:00:00Z)' })
+    .transform((value) => new Date(value).toISOString())
+    .optional()
+    .describe('The instant from which the role no longer counts: after now and at most 365 days ahead. Left out: the role stands until taken away (assigning it again without `until` makes a time-boxed role standing).'),
+});
 export const unassignQuery = z.object({ role: z.enum(ROLES) });
 
 /** GET .../members/{memberId}/status?email: the member's own email when none is given. */

@@ -8,6 +8,7 @@ import type { Actor } from '../../common/policy';
 import type { OrganizationRole } from '../../common/enums';
 import { audit } from '../db/audit';
 import { keptFor } from '../db/kept';
+import { roleCounts } from '../db/role-end';
 import { readVersions, stampOf, type Versions } from '../db/versions';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
@@ -21,12 +22,17 @@ export interface RequestActor extends Actor {
   versions: Versions;
 }
 
-export async function loadAssignments(db: Queryable, memberId: string) {
+/**
+ * The member's assignments that count at `now`: a time-boxed one up to the instant before its end, never from its end
+ * on (issue 33), whether or not the time scan has removed it yet.
+ */
+export async function loadAssignments(db: Queryable, memberId: string, now: Date) {
   return db
     .selectFrom('role_assignments as r')
     .innerJoin('organizations as o', 'o.organization_id', 'r.organization_id')
-    .select(['r.organization_id', 'o.organization_role', 'o.organization_name', 'r.role', 'r.scope'])
+    .select(['r.organization_id', 'o.organization_role', 'o.organization_name', 'r.role', 'r.scope', 'r.date_until'])
     .where('r.member_id', '=', memberId)
+    .where(roleCounts('r', now))
     .orderBy('o.organization_name')
     .orderBy('r.role')
     .execute();
@@ -81,7 +87,7 @@ async function signUpByDomain(db: Db, identity: Identity, now: Date) {
         .execute();
       await tx
         .insertInto('role_assignments')
-        .values({ member_id: memberId, organization_id: organization.organization_id, role: 'MEMBER', scope: 'ORGANIZATION' })
+        .values({ member_id: memberId, organization_id: organization.organization_id, role: 'MEMBER', scope: 'ORGANIZATION', date_assigned: now.toISOString() })
         .execute();
       await audit(tx, {
         reason: 'MEMBER_SIGNED_UP',
@@ -131,7 +137,9 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
   if (member.date_member_banned) {
     throw forbidden('Your membership is banned.', 'AccessError');
   }
-  const roles = await loadAssignments(db, member.member_id);
+  const roles = await loadAssignments(db, member.member_id, now);
+  // Kept no longer than its earliest role's end: from that instant on the actor is read afresh, without it.
+  const until = Math.min(Infinity, ...roles.map((r) => (r.date_until ? Date.parse(r.date_until) : Infinity)));
   const actor = {
     member_id: member.member_id,
     email: member.member_email,
@@ -139,9 +147,9 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
     organization_id: member.organization_id,
     organization_name: member.organization_name,
     organization_role: member.organization_role as OrganizationRole,
-    roles: roles.map(({ organization_name: _n, ...a }) => a),
+    roles: roles.map(({ organization_name: _n, date_until: _u, ...a }) => a),
   };
   // Kept only when the member was there when the versions were read (not for one who just signed up).
-  if (stamp !== undefined && known === member.organization_id) actors.set(identity.email, stamp, actor);
+  if (stamp !== undefined && known === member.organization_id) actors.set(identity.email, stamp, actor, now.getTime(), until);
   return { ...actor, versions };
 }

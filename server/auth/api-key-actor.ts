@@ -37,6 +37,8 @@ export interface KeyActor extends RequestActor {
 interface Kept {
   actor: Omit<RequestActor, 'versions'>;
   key: KeyFacts;
+  /** The first instant its creator's rights may differ by time alone: a time-boxed role of theirs ends. */
+  creatorRolesEnd: number;
 }
 
 const MALFORMED_KEY = 'The API key is malformed (a cpk_ key has 53 characters and a checksum): copy it again in full.';
@@ -71,15 +73,16 @@ export async function resolveKeyActor(db: Db, secret: string, now: Date, pathIds
   const stamp = creatorOrganization && stampOf(versions, [keyOrganization, creatorOrganization]);
   let found = stamp ? kept.get(hash, stamp, now.getTime()) : undefined;
   if (!found) {
-    found = await loadKey(db, hash, versions);
-    // Kept until it expires; the stamp changes with a revocation, a ban, a role change or the creator's removal.
-    if (stamp) kept.set(hash, stamp, found, now.getTime(), found.key.expires);
+    found = await loadKey(db, hash, versions, now);
+    // Kept until it expires or a role of its creator ends; the stamp changes with a revocation, a ban, a role change
+    // or the creator's removal.
+    if (stamp) kept.set(hash, stamp, found, now.getTime(), Math.min(found.key.expires, found.creatorRolesEnd));
   }
   if (now.getTime() >= found.key.expires) throw unauthorized(`This API key expired at ${new Date(found.key.expires).toISOString()}.`);
   return { ...found.actor, versions, key: found.key };
 }
 
-async function loadKey(db: Db, hash: string, versions: Versions): Promise<Kept> {
+async function loadKey(db: Db, hash: string, versions: Versions, now: Date): Promise<Kept> {
   const row = await findKeyByHash(db, hash);
   // Found by its hash, confirmed byte for byte in constant time.
   if (!row || !sameHash(row.secret_hash, hash)) throw unauthorized(UNKNOWN_KEY);
@@ -93,11 +96,12 @@ async function loadKey(db: Db, hash: string, versions: Versions): Promise<Kept> 
   }
   const organizationRole = row.organization_role as OrganizationRole;
   const roles = JSON.parse(row.roles) as { role: Role; scope: Scope }[];
+  const creatorRoles = await loadAssignments(db, row.creator_id, now);
   const creator: Actor = {
     member_id: row.creator_id,
     organization_id: row.organization_id,
     organization_role: organizationRole,
-    roles: (await loadAssignments(db, row.creator_id)).map(({ organization_name: _n, ...a }) => a),
+    roles: creatorRoles.map(({ organization_name: _n, date_until: _u, ...a }) => a),
   };
   const target = await loadTarget(db, row.organization_id, { versions });
   const beyond = roles.find(({ role, scope }) => !assignableRoles(organizationRole).includes(role)
@@ -121,5 +125,6 @@ async function loadKey(db: Db, hash: string, versions: Versions): Promise<Kept> 
       api_key_id: row.api_key_id, label, expires: Date.parse(row.date_expires),
       noted: row.date_last_used ? Date.parse(row.date_last_used) : -Infinity,
     },
+    creatorRolesEnd: Math.min(Infinity, ...creatorRoles.map((r) => (r.date_until ? Date.parse(r.date_until) : Infinity))),
   };
 }

@@ -27,9 +27,10 @@ import * as expiringIndexes from './migrations/20261127_0021_expiring_indexes';
 import * as organizationVersions from './migrations/20261128_0022_organization_versions';
 import * as licenseTimeZone from './migrations/20261129_0023_license_time_zone';
 import * as certificateFingerprints from './migrations/20261129_0024_certificate_fingerprints';
+import * as apiKeys from './migrations/20261130_0025_api_keys';
 import * as gatewayTokens from './migrations/20261130_0026_gateway_tokens';
 import * as invitations from './migrations/20261130_0027_invitations';
-import * as apiKeys from './migrations/20261130_0025_api_keys';
+import * as roleUntil from './migrations/20261130_0028_role_until';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -56,9 +57,10 @@ const migrations: Record<string, Migration> = {
   '20261128_0022_organization_versions': organizationVersions,
   '20261129_0023_license_time_zone': licenseTimeZone,
   '20261129_0024_certificate_fingerprints': certificateFingerprints,
+  '20261130_0025_api_keys': apiKeys,
   '20261130_0026_gateway_tokens': gatewayTokens,
   '20261130_0027_invitations': invitations,
-  '20261130_0025_api_keys': apiKeys,
+  '20261130_0028_role_until': roleUntil,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,7 +2,7 @@
  * Table types for Kysely. Dates are ISO-8601 UTC strings in both dialects, so they sort as text
  * and travel to JSON unchanged. Booleans are dates (banned = date_*_banned is set).
  */
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { LicenseScope, OrganizationRole, ResourceAccess, ResourceType, Role, Scope } from '../../common/enums';
 
 export interface OrganizationsTable {
@@ -40,11 +40,16 @@ export interface MembersTable {
   date_created: string;
 }
 
-interface RoleAssignmentsTable {
+export interface RoleAssignmentsTable {
   member_id: string;
   organization_id: string;
   role: Role;
   scope: Scope;
+  /** The instant (ISO) from which it no longer counts (migration 0028); null: standing. */
+  date_until: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When and by whom it was granted; null for assignments older than migration 0028 (and sign-ups: by nobody). */
+  date_assigned: ColumnType<string | null, string | null | undefined, string | null>;
+  assigned_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CertificatesTable {

@@ -561,7 +561,10 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'DELETE /api/organizations/{id}/members/{memberId}': async () => ({ path: { id: contoso(), memberId: await member() }, expect: 204 }),
     'POST /api/organizations/{id}/members/{memberId}/ban': async () => ({ path: { id: contoso(), memberId: await member() }, query: { note: 'Left the company.' } }),
     'POST /api/organizations/{id}/members/{memberId}/unban': async () => ({ path: { id: contoso(), memberId: await member({ banned: true }) } }),
-    'POST /api/organizations/{id}/members/{memberId}/roles/assign': async () => ({ path: { id: contoso(), memberId: await member() }, query: { role: 'ISSUER', scope: 'ORGANIZATION' } }),
+    'POST /api/organizations/{id}/members/{memberId}/roles/assign': async () => ({
+      path: { id: contoso(), memberId: await member() },
+      query: { role: 'ISSUER', scope: 'ORGANIZATION', until: new Date(t.clock.now().getTime() + 30 * DAY).toISOString() },
+    }),
     'POST /api/organizations/{id}/members/{memberId}/roles/unassign': async () => ({ path: { id: contoso(), memberId: await member() }, query: { role: 'MEMBER' } }),
 
     // invitations
@@ -628,6 +631,10 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/organizations/{id}/resources': async () => ({ path: { id: contoso() } }),
     'GET /api/resources/{id}': async () => ({ path: { id: (await resource('PUBLIC')).resource_id } }),
 
+    // The access review (issue 33).
+    'GET /api/organizations/{id}/access-review': async () => ({ path: { id: contoso() }, query: { kind: 'STANDING', offset: '0', limit: '10' } }),
+    'GET /api/access-review': async () => ({ path: {}, query: { kind: 'TIME_BOXED', limit: '5' } }),
+
     // The lists' CSV exports (issue 12): the list's query without its page, and the list's orders.
     'GET /api/organizations.csv': async () => ({ path: {}, query: { filter: 'con', sort: '-organization_name' } }),
     'GET /api/certificates.csv': async () => ({ path: {}, query: { ...exportQuery, sort: 'date_not_after' } }),
@@ -638,6 +645,8 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/members.csv': async () => ({ path: {}, query: { filter: 'contoso', sort: 'member_email' } }),
     'GET /api/organizations/{id}/members.csv': async () => ({ path: { id: contoso() }, query: { filter: 'max' } }),
     'GET /api/organizations/{id}/auditrecords.csv': async () => ({ path: { id: contoso() }, query: { filter: 'cert' } }),
+    'GET /api/organizations/{id}/access-review.csv': async () => ({ path: { id: contoso() }, query: { kind: 'TIME_BOXED' } }),
+    'GET /api/access-review.csv': async () => ({ path: {}, query: { kind: 'STANDING' } }),
     'GET /api/resources.csv': async () => ({ path: {}, query: { filter: 'pack', sort: 'resource_name' } }),
     'GET /api/organizations/{id}/resources.csv': async () => ({ path: { id: contoso() }, query: { sort: 'ordinal' } }),
 

@@ -224,7 +224,7 @@ describe.each(dialects)('concurrent identical changes on %s', (dialect) => {
     it('assign a role: one assignment, the others "already has the role", one ROLE_ASSIGNED', async () => {
       const { url, email } = await member({ role: null });
       const won = await race(SUPERVISOR, { method: 'POST', url: `${url}/roles/assign?role=MEMBER&scope=ORGANIZATION` }, 409, /already has the role MEMBER/);
-      expect(won.json()).toEqual([{ organization_id: w.customer.id, organization_name: w.customer.name, role: 'MEMBER', scope: 'ORGANIZATION' }]);
+      expect(won.json()).toEqual([{ organization_id: w.customer.id, organization_name: w.customer.name, role: 'MEMBER', scope: 'ORGANIZATION', until: null }]);
       expect(await records('ROLE_ASSIGNED', email)).toBe(1);
     });
 

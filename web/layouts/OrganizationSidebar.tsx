@@ -8,6 +8,7 @@ import { Box, Image, NavLink, Stack, Text } from '@mantine/core';
 import {
   IconApi,
   IconBell,
+  IconShieldCheck,
   IconCertificate,
   IconFileDescription,
   IconKey,
@@ -31,6 +32,7 @@ const ICONS: Record<string, typeof IconCertificate> = {
   auditrecords: IconNotebook,
   notifications: IconBell,
   'api-keys': IconApi,
+  'access-review': IconShieldCheck,
 };
 
 export function OrganizationSidebar() {

@@ -11,6 +11,12 @@ describe('organization sections', () => {
     expect(sectionsFor(null).map((s) => s.path)).not.toContain('notifications');
   });
 
+  it('lists Access review only where the caller may read it (issue 33)', () => {
+    const reviewer = { organization_id: 'org-b', abilities: ['notifications.manage' as const, 'access.review' as const] };
+    expect(sectionsFor(reviewer).map((s) => s.path).slice(-2)).toEqual(['notifications', 'access-review']);
+    expect(sectionsFor(manager).map((s) => s.path)).not.toContain('access-review');
+  });
+
   it('names the section of a path, gated or not', () => {
     expect(sectionAt('/organizations/org-a/notifications/webhooks/ep-1')?.label).toBe('Notifications');
     expect(sectionAt('/organizations/org-a/members/m-1')?.label).toBe('Members');

@@ -12,6 +12,7 @@ const ORGANIZATION_PATH = /^\/organizations\/([^/]+)(?:\/([^/]+))?/;
 const GATED_SECTIONS: readonly { path: string; label: string; action: Action }[] = [
   { path: 'notifications', label: 'Notifications', action: 'notifications.manage' },
   { path: 'api-keys', label: 'API keys', action: 'apiKey.manage' },
+  { path: 'access-review', label: 'Access review', action: 'access.review' },
 ];
 
 /** The sections of an organization the caller sees in the sidebar, in order. */

@@ -209,7 +209,7 @@ describe.each(dialects)('members and roles API on %s', (dialect) => {
       const devops = memberUrl(s.operator, s.devops.id);
       const res = await t.call(s.supervisor.email, { method: 'POST', url: `${devops}/roles/assign?role=APPROVER&scope=COOPERATION` });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual(expect.arrayContaining([{ organization_id: s.operator.id, organization_name: s.operator.name, role: 'APPROVER', scope: 'COOPERATION' }]));
+      expect(res.json()).toEqual(expect.arrayContaining([{ organization_id: s.operator.id, organization_name: s.operator.name, role: 'APPROVER', scope: 'COOPERATION', until: null }]));
     });
 
     it('changes the scope of a role held, refuses the same assignment twice, and journals each', async () => {
@@ -239,8 +239,8 @@ describe.each(dialects)('members and roles API on %s', (dialect) => {
       const roles = await t.call(w.supervisor.email, { method: 'GET', url: `${url}/roles` });
       // By organization name: "Customer …" before "Partner …".
       expect(roles.json()).toEqual([
-        { organization_id: x.customer.id, organization_name: x.customer.name, role: 'MEMBER', scope: 'ORGANIZATION' },
-        { organization_id: x.partner.id, organization_name: x.partner.name, role: 'ISSUER', scope: 'ORGANIZATION' },
+        { organization_id: x.customer.id, organization_name: x.customer.name, role: 'MEMBER', scope: 'ORGANIZATION', until: null },
+        { organization_id: x.partner.id, organization_name: x.partner.name, role: 'ISSUER', scope: 'ORGANIZATION', until: null },
       ]);
       // Someone who cannot read the partner does not learn of the assignment there.
       const seen = await t.call(x.issuer.email, { method: 'GET', url: `${url}/roles` });

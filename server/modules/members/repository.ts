@@ -1,7 +1,7 @@
 /** Member and role-assignment queries. The organization is part of every lookup (tenancy in the query). */
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from '../../db/database';
-import type { MembersTable } from '../../db/schema';
+import type { MembersTable, RoleAssignmentsTable } from '../../db/schema';
 import type { Role, Scope } from '../../../common/enums';
 import type { MemberListQuery, MemberSort } from '../../../common/schemas/member';
 import { sortColumn } from '../../../common/sorts';
@@ -78,7 +78,7 @@ export async function assignmentsOf(db: Queryable, memberIds: string[], organiza
   let q = db
     .selectFrom('role_assignments as r')
     .innerJoin('organizations as o', 'o.organization_id', 'r.organization_id')
-    .select(['r.member_id', 'r.organization_id', 'o.organization_name', 'r.role', 'r.scope'])
+    .select(['r.member_id', 'r.organization_id', 'o.organization_name', 'r.role', 'r.scope', 'r.date_until as until'])
     .where('r.member_id', 'in', memberIds);
   if (organizations !== 'all') q = q.where('r.organization_id', 'in', organizations);
   return q.orderBy('o.organization_name').orderBy('r.role').execute();
@@ -105,14 +105,15 @@ export async function insertMember(db: Queryable, row: { member_id: string; orga
   }).execute();
 }
 
-export async function insertAssignment(db: Queryable, row: { member_id: string; organization_id: string; role: Role; scope: Scope }) {
+export async function insertAssignment(db: Queryable, row: Insertable<RoleAssignmentsTable>) {
   await db.insertInto('role_assignments').values(row).execute();
 }
 
-export async function updateAssignmentScope(db: Queryable, memberId: string, organizationId: string, role: Role, scope: Scope) {
+/** A new scope or end of an assignment the member holds (its grant stays as it was recorded). */
+export async function updateAssignment(db: Queryable, memberId: string, organizationId: string, role: Role, changes: { scope: Scope; date_until: string | null }) {
   await db
     .updateTable('role_assignments')
-    .set({ scope })
+    .set(changes)
     .where('member_id', '=', memberId)
     .where('organization_id', '=', organizationId)
     .where('role', '=', role)
@@ -142,6 +143,8 @@ export async function activeAdministrators(db: Queryable, organizationIds: strin
     .where('r.organization_id', 'in', organizationIds)
     .where('r.role', 'in', ADMINISTRATIVE)
     .where('m.date_member_banned', 'is', null)
+    // A time-boxed role ends by itself: only a standing one keeps the organization run (docs/decisions.md).
+    .where('r.date_until', 'is', null)
     .execute();
 }
 

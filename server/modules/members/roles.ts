@@ -41,28 +41,62 @@ function refuseUngrantable(actor: RequestActor, change: Parameters<typeof canGra
   );
 }
 
+/** The longest a time-boxed role may run (issue 33). */
+const MAX_DAYS = 365;
+const DAY = 86_400_000;
+
+/** 400 naming `until` unless it lies after `now` and at most 365 days ahead. */
+function checkUntil(until: string | undefined, now: Date) {
+  if (until === undefined) return;
+  const at = Date.parse(until);
+  if (at <= now.getTime()) throw badRequest(`until must lie in the future; ${until} has passed.`, 'until');
+  if (at > now.getTime() + MAX_DAYS * DAY) throw badRequest(`until may be at most ${MAX_DAYS} days ahead.`, 'until');
+}
+
+const ending = (until: string | null) => (until ? ` until ${until}` : '');
+
 /**
- * POST .../roles/assign?role&scope. Assigning a role the member has with another scope changes
- * the scope. Who may grant what is common/policy.ts `canGrant`: nobody hands out more than they
- * hold, nor gives themselves a role.
+ * POST .../roles/assign?role&scope[&until]. Assigning a role the member has changes its scope and its end (extend,
+ * shorten, or make it standing without `until`). Who may grant what is common/policy.ts `canGrant`: nobody hands
+ * out more than they hold, nor gives themselves a role.
  */
-export async function assignRole(db: Db, actor: RequestActor, organizationId: string, memberId: string, role: Role, scope: Scope, now: Date) {
+export async function assignRole(db: Db, actor: RequestActor, organizationId: string, memberId: string, assignment: { role: Role; scope: Scope; until?: string }, now: Date) {
+  const { role, scope } = assignment;
+  const until = assignment.until ?? null;
   const target = await authorize(db, actor, 'role.assign', organizationId, MISSING);
   const member = await memberOf(db, organizationId, memberId);
   if (!assignableRoles(member.organization_role).includes(role)) {
     throw badRequest(`${role} can be assigned only to members of the operator organization.`, 'role');
   }
+  checkUntil(assignment.until, now);
   refuseUngrantable(actor, { action: 'role.assign', role, scope, member_id: memberId, member_organization_role: member.organization_role }, target, member.organization_name);
   await db.transaction().execute(async (tx) => {
     await lockMember(tx, memberId);
-    const existing = (await repo.findAssignments(tx, memberId, role)).find((a) => a.organization_id === organizationId);
-    if (existing?.scope === scope) throw conflict(`${member.member_email} already has the role ${role} (${scope}).`);
-    if (existing) await repo.updateAssignmentScope(tx, memberId, organizationId, role, scope);
-    else await repo.insertAssignment(tx, { member_id: memberId, organization_id: organizationId, role, scope });
-    const message = existing
-      ? `Changed the scope of ${role} of ${member.member_email} from ${existing.scope} to ${scope}.`
-      : `Assigned ${role} (${scope}) to ${member.member_email}.`;
-    await audit(tx, { reason: 'ROLE_ASSIGNED', message, organization_id: organizationId, member_email: actor.email, now, subject: memberSubject(member, { role, scope }) });
+    const held = (await repo.findAssignments(tx, memberId, role)).find((a) => a.organization_id === organizationId);
+    // One that has ended but is not removed yet (the time scan's work) is granted anew.
+    const existing = held && (!held.date_until || Date.parse(held.date_until) > now.getTime()) ? held : undefined;
+    if (existing?.scope === scope && existing.date_until === until) {
+      throw conflict(`${member.member_email} already has the role ${role} (${scope})${ending(until)}.`);
+    }
+    // A standing administrator made time-boxed could leave the organization run by nobody once it ends.
+    if (existing && !existing.date_until && until) await keepAnAdministrator(tx, { member_id: memberId, organization_id: organizationId, role });
+    if (held && !existing) await repo.deleteAssignment(tx, memberId, organizationId, role);
+    if (existing) await repo.updateAssignment(tx, memberId, organizationId, role, { scope, date_until: until });
+    else {
+      await repo.insertAssignment(tx, {
+        member_id: memberId, organization_id: organizationId, role, scope, date_until: until, date_assigned: now.toISOString(), assigned_by: actor.email,
+      });
+    }
+    const message = !existing
+      ? `Assigned ${role} (${scope})${ending(until)} to ${member.member_email}.`
+      : existing.scope !== scope
+        ? `Changed the scope of ${role} of ${member.member_email} from ${existing.scope} to ${scope}${ending(until)}.`
+        : until
+          ? `Changed the end of ${role} of ${member.member_email} to ${until}.`
+          : `Made ${role} of ${member.member_email} standing (it was to end ${existing.date_until}).`;
+    await audit(tx, {
+      reason: 'ROLE_ASSIGNED', message, organization_id: organizationId, member_email: actor.email, now, subject: memberSubject(member, { role, scope, until }),
+    });
   });
   return rolesOf(db, actor, memberId);
 }

@@ -73,7 +73,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
 
   api.post(`${at}/roles/assign`, { schema: { summary: 'Assign a role to a member', operationId: 'assignMemberRole', tags, params: orgMember, querystring: assignQuery, response: roleList } }, async (request) => {
     const { id, memberId } = request.params;
-    return roles.assignRole(api.db, actorOf(request), id, memberId, request.query.role, request.query.scope, api.now());
+    return roles.assignRole(api.db, actorOf(request), id, memberId, request.query, api.now());
   });
 
   api.post(`${at}/roles/unassign`, { schema: { summary: 'Take a role from a member', operationId: 'unassignMemberRole', tags, params: orgMember, querystring: unassignQuery, response: roleList } }, async (request) => {

@@ -201,12 +201,14 @@ export async function unbanMember(db: Db, actor: RequestActor, organizationId: s
 }
 
 /** A member as events name it (common/events.ts). */
-export function memberSubject(row: { member_id: string; member_email: string }, more: Record<string, string> = {}): AuditSubject {
+export function memberSubject(row: { member_id: string; member_email: string }, more: Record<string, string | null> = {}): AuditSubject {
   return { type: 'member', id: row.member_id, details: { member_email: row.member_email, ...more } };
 }
 
 /** A member the portal makes itself (the first operator: organizations/first-operator.ts) with these roles; the caller journals it. */
 export async function addMember(tx: Tx, member: { member_id: string; organization_id: string; member_email: string; name: string; date_created: string }, roles: Array<{ role: Role; scope: Scope }>) {
   await repo.insertMember(tx, member);
-  for (const { role, scope } of roles) await repo.insertAssignment(tx, { member_id: member.member_id, organization_id: member.organization_id, role, scope });
+  for (const { role, scope } of roles) {
+    await repo.insertAssignment(tx, { member_id: member.member_id, organization_id: member.organization_id, role, scope, date_assigned: member.date_created });
+  }
 }

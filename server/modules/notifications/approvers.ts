@@ -9,6 +9,7 @@ import type { EventType } from '../../../common/events';
 import { loadTarget } from '../../access/tree';
 import type { Tx } from '../../db/database';
 import { HttpError } from '../../errors';
+import { roleCounts } from '../../db/role-end';
 
 /** The events that are approval work, with the action that settles it. */
 const APPROVAL_WORK: Partial<Record<EventType, Action>> = {
@@ -36,7 +37,7 @@ export interface Approver {
 }
 
 /** The operator's unbanned members whose roles there let them settle this event's request in its organization. */
-export async function approversOf(tx: Tx, type: EventType, organizationId: string): Promise<Approver[]> {
+export async function approversOf(tx: Tx, type: EventType, organizationId: string, now: Date): Promise<Approver[]> {
   const action = APPROVAL_WORK[type];
   if (!action) return [];
   const rows = await tx.selectFrom('members')
@@ -46,6 +47,7 @@ export async function approversOf(tx: Tx, type: EventType, organizationId: strin
     .where('organizations.organization_role', '=', 'OPERATOR')
     .whereRef('members.organization_id', '=', 'role_assignments.organization_id')
     .where('role_assignments.role', 'in', ['APPROVER', 'SUPERVISOR'])
+    .where(roleCounts('role_assignments', now))
     .where('members.date_member_banned', 'is', null)
     .orderBy('members.member_email')
     .execute();

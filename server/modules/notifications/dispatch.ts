@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { EVENT_LABELS, type EventType } from '../../../common/events';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
+import { roleCounts } from '../../db/role-end';
 import { approvalWorkOperator, approversOf, type Approver } from './approvers';
 import { domainOf, settingsOf, trustedDomainsOf } from './settings';
 import { queueInvitationMail } from './invitation-mail';
@@ -42,8 +43,8 @@ function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subj
   }
 }
 
-/** The members of the organization holding one of the roles there, not banned. */
-async function recipients(tx: Tx, organizationId: string, roles: string[]) {
+/** The members of the organization holding one of the roles there at `now` (a time-boxed one before its end), not banned. */
+async function recipients(tx: Tx, organizationId: string, roles: string[], now: Date) {
   if (roles.length === 0) return [];
   return tx.selectFrom('members')
     .innerJoin('role_assignments', 'role_assignments.member_id', 'members.member_id')
@@ -52,9 +53,22 @@ async function recipients(tx: Tx, organizationId: string, roles: string[]) {
     .where('members.organization_id', '=', organizationId)
     .where('role_assignments.organization_id', '=', organizationId)
     .where('role_assignments.role', 'in', roles as never[])
+    .where(roleCounts('role_assignments', now))
     .where('members.date_member_banned', 'is', null)
     .orderBy('members.member_email')
     .execute();
+}
+
+/** The ends of time-boxed roles are told to the holder and the organization's administrators whatever its rules (issue 33). */
+const ROLE_ENDS: ReadonlySet<string> = new Set<EventType>(['role.expiring', 'role.expired']);
+
+/** The role's holder (the event's subject) and the administrators of its organization, not banned. */
+async function roleEndRecipients(tx: Tx, event: EventRow, now: Date) {
+  if (!ROLE_ENDS.has(event.event_type) || !event.organization_id) return [];
+  const administrators = await recipients(tx, event.organization_id, ['ADMINISTRATOR'], now);
+  const holder = await tx.selectFrom('members').select(['member_id', 'member_email'])
+    .where('member_id', '=', event.subject_id).where('date_member_banned', 'is', null).execute();
+  return [...holder, ...administrators.filter((a) => a.member_id !== event.subject_id)];
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -106,9 +120,11 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
   if (event.organization_id) {
     const settings = (await settingsOf(tx, [event.organization_id])).get(event.organization_id)!;
     const told = settings.events.includes(type);
-    const members = told ? await recipients(tx, event.organization_id, settings.recipient_roles) : [];
+    const byRules = told ? await recipients(tx, event.organization_id, settings.recipient_roles, now) : [];
+    const concerned = (await roleEndRecipients(tx, event, now)).filter((c) => !byRules.some((m) => m.member_id === c.member_id));
+    const members = [...byRules, ...concerned];
     // The operator's approvers of approval work, whatever the organization's rules (it cannot turn its approvers off).
-    const approvers = (await approversOf(tx, type, event.organization_id)).filter((a) => !members.some((m) => m.member_id === a.member_id));
+    const approvers = (await approversOf(tx, type, event.organization_id, now)).filter((a) => !members.some((m) => m.member_id === a.member_id));
     const notified = [...members, ...approvers];
     if (notified.length) {
       await tx.insertInto('notices').values(notified.map((m) => ({
@@ -120,10 +136,10 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
         organization_id: event.organization_id, member_email: null, now,
       });
     }
-    if (told) {
+    if (told || concerned.length) {
       // Rules saved before extra addresses had to be at a trusted domain, or a domain since given up: not mailed.
       const trusted = settings.extra_addresses.length ? await trustedDomainsOf(tx, event.organization_id) : new Set<string>();
-      const extra = settings.extra_addresses.filter((a) => trusted.has(domainOf(a)));
+      const extra = told ? settings.extra_addresses.filter((a) => trusted.has(domainOf(a))) : [];
       const addresses = [...new Set([...members.map((m) => m.member_email), ...extra])];
       if (options.mail && settings.email && addresses.length) {
         await queueMail(tx, event, addresses, event.organization_id, 'your organization\'s notification rules', now, options);

@@ -18,6 +18,7 @@ import { recordEvent, type AuditSubject } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
 import { certificateSubject } from '../certificates/service';
 import { licenseSubject } from '../licenses/service';
+import { roleExpired, roleExpiring } from './role-ends';
 
 const DAY = 86_400_000;
 
@@ -125,8 +126,10 @@ export async function scanTime(db: Db, now: Date): Promise<number> {
     const last = await tx.selectFrom('scan_state').select('date_scanned').where('id', '=', 1).executeTakeFirst();
     const at = now.toISOString();
     await tx.insertInto('scan_state').values({ id: 1, date_scanned: at }).onConflict((oc) => oc.column('id').doUpdateSet({ date_scanned: at })).execute();
+    // Roles whose end has come are removed whatever the interval: the delete itself says whether it was done.
+    const ended = await roleExpired(tx, now);
     // The first scan, or a clock set back: the interval starts now (the marks keep what was told).
-    if (!last || last.date_scanned >= at) return 0;
+    if (!last || last.date_scanned >= at) return ended;
     const from = Date.parse(last.date_scanned);
     const custom = new Map((await tx.selectFrom('notification_settings').select(['organization_id', 'settings']).execute())
       .map((r) => [r.organization_id, { ...DEFAULT_NOTIFICATION_SETTINGS, ...(JSON.parse(r.settings) as Partial<NotificationSettings>) }]));
@@ -135,7 +138,7 @@ export async function scanTime(db: Db, now: Date): Promise<number> {
       ['expired', new Map([[0, { except: [] }]])],
       ['waiting', thresholds(custom, (s) => [s.waiting_days])],
     ];
-    let made = 0;
+    let made = ended + (await roleExpiring(tx, from, now));
     for (const subject of ['certificate', 'license'] as const) {
       for (const [kind, byDays] of plan) {
         for (const [days, organizations] of byDays) {

@@ -15,6 +15,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { screen: 'licenses', path: 'licenses', label: 'Licenses' },
   { screen: 'certificates', path: 'certificates', label: 'Certificates' },
   { screen: 'users', path: 'members', label: 'User' },
+  { screen: 'accessReview', path: 'access-review', label: 'Access Review' },
   { screen: 'resources', path: 'resources', label: 'Resources' },
   { screen: 'token', path: 'token', label: 'New Token' },
   { screen: 'secret', path: 'secret', label: 'Provide Secret' },

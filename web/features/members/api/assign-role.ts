@@ -1,5 +1,6 @@
 /**
- * POST .../roles/assign?role&scope and .../roles/unassign?role. Both answer the member's roles,
+ * POST .../roles/assign?role&scope[&until] and .../roles/unassign?role. Assigning a held role again changes its
+ * end (extend, shorten; without `until` it becomes standing). Both answer the member's roles,
  * which replace the cached ones; the member itself (its `roles`) and the list are fetched again.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,8 +9,8 @@ import type { MemberRole } from '../../../../common/schemas/member';
 import { api } from '../../../lib/api';
 import { memberKeys, memberPath, type MemberRef } from './keys';
 
-function assignRole({ organizationId, memberId, role, scope }: MemberRef & { role: Role; scope: Scope }): Promise<MemberRole[]> {
-  return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles/assign`, { method: 'POST', query: { role, scope } });
+function assignRole({ organizationId, memberId, role, scope, until }: MemberRef & { role: Role; scope: Scope; until?: string }): Promise<MemberRole[]> {
+  return api<MemberRole[]>(`${memberPath(organizationId, memberId)}/roles/assign`, { method: 'POST', query: { role, scope, until } });
 }
 
 function unassignRole({ organizationId, memberId, role }: MemberRef & { role: Role }): Promise<MemberRole[]> {

@@ -1,12 +1,14 @@
 /**
  * The Roles tab (SPEC.md §2, §5): the member's assignments in the organizations the caller can
- * read; Unassign for those allowed, after a confirmation, disabled for roles of another
- * organization (they are managed there); Assign with a role and a scope, both required. Everyone else sees
- * 'No action available'.
+ * read, each standing or "until 12-DEC-2026 18:00" in the viewer's zone (issue 33); Unassign for those allowed,
+ * after a confirmation, disabled for roles of another organization (they are managed there); Change end of a
+ * time-boxed role for those who may assign it (the same policy); Assign with a role and a scope, both required, and
+ * an optional end. Everyone else sees 'No action available'.
  */
 import { useState } from 'react';
-import { Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Modal, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconClockEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { formatDateMinute, toLocalInput } from '../../../../common/dates';
 import { label, ROLES, type OrganizationRole, type Role, type Scope } from '../../../../common/enums';
 import { RoleSelect, ScopeSelect } from './RoleScopeSelects';
 import { assignableRoles, grantableBy, memberRefusal } from '../../../../common/policy';
@@ -78,24 +80,92 @@ function UnassignButton({ member, role }: { member: Member; role: MemberRole }) 
   );
 }
 
-const roleColumns = (member: Member, canUnassign: boolean): DataColumn<MemberRole>[] => [
+const DAY = 86_400_000;
+/** The longest a time-boxed role may run (the server refuses more: members/roles.ts). */
+const MAX_DAYS = 365;
+
+/** The bounds of an end the server accepts, as `datetime-local` values: from the next minute to 365 days ahead. */
+function endBounds() {
+  const now = Date.now();
+  return { min: toLocalInput(now + 60_000), max: toLocalInput(now + MAX_DAYS * DAY) };
+}
+
+/** The end of a role as the viewer chose it (their zone), as the instant the server takes; undefined when empty. */
+const instantOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
+/** The end of a time-boxed role: extend or shorten it, or make it standing (assign again, common/policy.ts canGrant). */
+function ChangeEndButton({ member, role }: { member: Member; role: MemberRole & { until: string } }) {
+  const [opened, setOpened] = useState(false);
+  const [value, setValue] = useState(toLocalInput(role.until));
+  const assign = useAssignRole();
+  const roleName = label(role.role);
+  const bounds = endBounds();
+  const save = (until: string | undefined) =>
+    assign.mutate(
+      { organizationId: member.organization_id, memberId: member.member_id, role: role.role, scope: role.scope, until },
+      {
+        onSuccess: () => {
+          notifySuccess(until ? `${roleName} of ${member.name} now ends ${formatDateMinute(until)}.` : `${roleName} of ${member.name} is now standing.`);
+          setOpened(false);
+        },
+      },
+    );
+  return (
+    <>
+      <Button size="xs" variant="default" leftSection={<IconClockEdit size={14} aria-hidden />} aria-label={`Change the end of ${roleName}`} onClick={() => setOpened(true)}>
+        Change end
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={`Change the end of ${roleName}`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack gap="md">
+          <Text size="sm">{`${member.name} holds ${roleName} (${label(role.scope)}) until ${formatDateMinute(role.until)}. To end it now, unassign it.`}</Text>
+          <TextInput type="datetime-local" label="Ends at" description="Your local time; at most 365 days ahead." value={value} min={bounds.min} max={bounds.max} onChange={(e) => setValue(e.currentTarget.value)} data-autofocus />
+          <Group justify="flex-end" gap="xs" wrap="wrap">
+            <Button variant="default" onClick={() => save(undefined)} disabled={assign.isPending}>
+              Make standing
+            </Button>
+            <Button onClick={() => save(instantOf(value))} disabled={!value} loading={assign.isPending}>
+              Save end
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+function RoleActions({ member, role, canAssign, canUnassign }: { member: Member; role: MemberRole; canAssign: boolean; canUnassign: boolean }) {
+  const own = role.organization_id === member.organization_id;
+  return (
+    <Group gap="xs" justify="flex-end" wrap="nowrap">
+      {canAssign && own && role.until ? <ChangeEndButton member={member} role={{ ...role, until: role.until }} /> : null}
+      {canUnassign ? <UnassignButton member={member} role={role} /> : null}
+    </Group>
+  );
+}
+
+const roleColumns = (member: Member, canAssign: boolean, canUnassign: boolean): DataColumn<MemberRole>[] => [
   { header: 'Organization', breakAnywhere: true, cell: (r) => r.organization_name },
   { header: 'Role', cell: (r) => label(r.role) },
   { header: 'Scope', cell: (r) => label(r.scope) },
-  ...(canUnassign ? [{ header: 'Actions', headerHidden: true, align: 'end' as const, cell: (r: MemberRole) => <UnassignButton member={member} role={r} /> }] : []),
+  { header: 'Ends', cell: (r) => (r.until ? `until ${formatDateMinute(r.until)}` : 'Standing') },
+  ...(canAssign || canUnassign
+    ? [{ header: 'Actions', headerHidden: true, align: 'end' as const, cell: (r: MemberRole) => <RoleActions member={member} role={r} canAssign={canAssign} canUnassign={canUnassign} /> }]
+    : []),
 ];
 
-function RoleTable({ member, roles, canUnassign }: { member: Member; roles: MemberRole[]; canUnassign: boolean }) {
+function RoleTable({ member, roles, canAssign, canUnassign }: { member: Member; roles: MemberRole[]; canAssign: boolean; canUnassign: boolean }) {
   if (roles.length === 0) return <Text>No roles assigned.</Text>;
   return (
-    <DataTable label="Roles" columns={roleColumns(member, canUnassign)} rows={roles} rowKey={(r) => `${r.organization_id}|${r.role}`} minWidth={0} />
+    <DataTable label="Roles" columns={roleColumns(member, canAssign, canUnassign)} rows={roles} rowKey={(r) => `${r.organization_id}|${r.role}`} minWidth={0} />
   );
 }
 
 function AssignForm({ member, organizationRole }: { member: Member; organizationRole: OrganizationRole }) {
   const [role, setRole] = useState<Role | null>(null);
   const [scope, setScope] = useState<Scope | null>(null);
+  const [until, setUntil] = useState('');
   const assign = useAssignRole();
+  const bounds = endBounds();
   const assignable = assignableRoles(organizationRole);
   // Operator members are the ones offered the operator's roles (common/policy.ts assignableRoles).
   const operator = assignable.includes('DEVOPS');
@@ -111,12 +181,13 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
   const submit = () => {
     if (!role || !scope) return;
     assign.mutate(
-      { organizationId: member.organization_id, memberId: member.member_id, role, scope },
+      { organizationId: member.organization_id, memberId: member.member_id, role, scope, until: instantOf(until) },
       {
         onSuccess: () => {
-          notifySuccess(`Assigned ${label(role)} (${label(scope)}) to ${member.name}.`);
+          notifySuccess(`Assigned ${label(role)} (${label(scope)})${until ? ` until ${formatDateMinute(new Date(until))}` : ''} to ${member.name}.`);
           setRole(null);
           setScope(null);
+          setUntil('');
         },
       },
     );
@@ -130,15 +201,22 @@ function AssignForm({ member, organizationRole }: { member: Member; organization
       <Group align="flex-end" gap="xs" wrap="wrap">
         <RoleSelect roles={roleOptions} value={role} onChange={setRole} w={{ base: '100%', xs: 260 }} />
         <ScopeSelect value={scope} onChange={setScope} w={{ base: '100%', xs: 260 }} />
+        <TextInput
+          type="datetime-local"
+          label="Until (optional)"
+          value={until}
+          min={bounds.min}
+          max={bounds.max}
+          onChange={(e) => setUntil(e.currentTarget.value)}
+          w={{ base: '100%', xs: 220 }}
+        />
         <Button leftSection={<IconPlus size={16} aria-hidden />} disabled={!role || !scope} loading={assign.isPending} onClick={submit}>
           Assign
         </Button>
       </Group>
-      {operator ? null : (
-        <Text size="xs" c="dimmed">
-          Approver and Supervisor are for members of the operator organization only.
-        </Text>
-      )}
+      <Text size="xs" c="dimmed">
+        {`${operator ? '' : 'Approver and Supervisor are for members of the operator organization only. '}Without an end the role stands until unassigned; with one it ends by itself at that minute of your local time (at most 365 days ahead).`}
+      </Text>
     </Stack>
   );
 }
@@ -157,7 +235,7 @@ export function RolesTab({ member, organizationRole, canAssign, canUnassign }: R
       ) : isError && !data ? (
         <Text>The roles could not be loaded.</Text>
       ) : (
-        <RoleTable member={member} roles={data} canUnassign={canUnassign} />
+        <RoleTable member={member} roles={data} canAssign={canAssign} canUnassign={canUnassign} />
       )}
       {canAssign ? <AssignForm member={member} organizationRole={organizationRole} /> : null}
       {self && rolesWouldAllow ? (
