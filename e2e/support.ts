@@ -306,6 +306,25 @@ export function organizationIdOf(page: Page): string {
   return /\/organizations\/([^/]+)/.exec(new URL(page.url()).pathname)?.[1] ?? '';
 }
 
+/**
+ * The JSON body of the next answer to a GET of the API whose path ends with `path` and whose query holds `query`
+ * (each given parameter with that value or matching that pattern, others allowed): start waiting before the click that asks for it. A list
+ * keeps showing its previous rows until the new answer arrives (keepPreviousData), while the headers, chips and
+ * paging already show the new query, so a read after the click is checked against this answer, never made at once.
+ */
+export async function answerTo<T>(page: Page, path: string, query: Record<string, string | RegExp> = {}): Promise<T> {
+  const response = await page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    return r.request().method() === 'GET' && url.pathname.startsWith('/api/') && url.pathname.endsWith(path)
+      && Object.entries(query).every(([name, value]) => {
+        const given = url.searchParams.get(name);
+        return typeof value === 'string' ? given === value : given !== null && value.test(given);
+      });
+  });
+  expect(response.ok(), `GET ${response.url()}: ${response.status()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
 /** A toast (SPEC.md §9) with this text. */
 export const toast = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 
