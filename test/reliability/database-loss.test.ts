@@ -21,7 +21,7 @@ import { withoutStatementLimits } from '../../server/db/pg-pool';
 import { migrateToLatest } from '../../server/db/migrate';
 import { seedDemoData } from '../../server/demo/seed';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 const postgres = (await testDialects()).includes('postgres');

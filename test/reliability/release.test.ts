@@ -21,7 +21,7 @@ import path from 'node:path';
 import { openDatabase } from '../../server/db/database';
 import { loadConfig } from '../../server/config';
 import { SERVER_NODE_ARGS } from '../../scripts/build-server.mjs';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { alive, descendantsOf, freePort, processesIn, waitFor } from '../support/processes';
 
 const root = path.resolve(import.meta.dirname, '../..');
