@@ -11,9 +11,10 @@ import { addCalendarDays, dayStartOfDate, isDayStartIn, licenseValidUntil, local
 
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Pacific/Auckland', 'America/Santiago', 'America/Havana', 'Australia/Lord_Howe', 'UTC'];
 
+/** One formatter per zone: making one is most of the cost of a format (the property test formats 6,000 dates). */
+const formats = new Map(ZONES.map((zone) => [zone, new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })]));
 /** The local date of an instant in a zone, as Intl reads it: YYYY-MM-DD. */
-const dateIn = (instant: number, zone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+const dateIn = (instant: number, zone: string) => formats.get(zone)!.format(instant);
 /** The date `days` after a YYYY-MM-DD date (calendar arithmetic, no zone). */
 const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const ms = (iso: string) => Date.parse(iso);

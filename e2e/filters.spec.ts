@@ -68,6 +68,8 @@ test('status chips and "expiring within" narrow the lists, stay in the URL, and 
   // A reload keeps them, the panel open; the export holds those rows and no other.
   await page.reload();
   await expect(chip(page, 'Approval of the certificates', 'Revoked').box).toBeChecked();
+  // The chips come from the URL before the rows arrive: read the rows once they are there.
+  await expectShown(page, 'lab-leaked.contoso.example', 'gw-berlin.contoso.example', 'lab-old.contoso.example');
   const shown = await shownNames(page);
   rows = await exported(page);
   expect(rows.map((r) => r.distinguished_name).sort()).toEqual(shown);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { expect, expectAccessible, shoot, signInToCertificates, test } from './support';
+import { answerTo, expect, expectAccessible, shoot, signInToCertificates, test } from './support';
 
 const LICENSE_HEADER = ['organization_id', 'organization_name', 'license_id', 'license_name', 'license_scope', 'approval', 'valid', 'expired', 'days_left',
   'extension', 'date_valid_from', 'days_valid', 'date_valid_until', 'time_zone', 'note', 'date_approved', 'date_rejected', 'date_expiry_acknowledged',
@@ -24,10 +24,13 @@ test('each pending list exports its rows in the order shown', async ({ page }) =
     await expect(page.getByRole('button', { name: `Export CSV: ${list}` })).toHaveCount(1);
   }
 
+  const sorted = answerTo<{ licenses: Array<{ license_name: string }> }>(page, '/api/acknowledge', { licensesSort: 'license_name' });
   await licenses.getByRole('button', { name: 'Name' }).click();
   await expect(page).toHaveURL(/[?&]acknowledgeLicensesSort=license_name(&|$)/);
   await expect(licenses.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
-  const names = await licenses.getByRole('table').getByRole('link').allTextContents();
+  // The header says the order at once; the rows are the previous answer's until the sorted one arrives.
+  const names = (await sorted).licenses.map((l) => l.license_name);
+  await expect(licenses.getByRole('table').getByRole('link')).toHaveText(names);
   await expectAccessible(page);
   await shoot(page, 'pending-export');
 

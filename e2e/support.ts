@@ -117,33 +117,92 @@ export const SIGN_IN_TIMEOUT = 30_000;
  * What a signed-in browser keeps (cookies and localStorage: the OIDC user, profile and organization), per portal
  * origin and person, from the first time each signed in through the provider's form in this run of the suite
  * (one worker, one process). A test that signs the person in again opens the portal with it, as a person does
- * who comes back with the session still there: the app finds the stored user, loads the profile and lands on
- * Certificates, without the provider's form and the token exchange (a tenth of the suite's time went to them).
+ * who comes back with the session still there: the app finds the stored user and opens their organization's
+ * Certificates, without the provider's form, the token exchange and the landing (Pending Tasks first for staff
+ * who settle approvals). A kept access token about to expire is renewed with its refresh token, as the app does
+ * (lib/stored-user.ts), so each person goes through the form once in a run however long it takes.
  */
-const signedIn = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
+type KeptState = Awaited<ReturnType<BrowserContext['storageState']>>;
+const signedIn = new Map<string, KeptState>();
 /** What the app keeps of a session in localStorage: the OIDC user, where it is, the profile and the organization. */
 const SESSION_ITEM = /^(oidc\.user:|portal\.(oidcUserStore|user|organization)$)/;
-/** A kept state is used while its access token has this long to live (15 min; no test renews it halfway). */
+/**
+ * A kept state is used while its access token has this long to live (15 min): longer than a test may take
+ * (playwright.config.ts, 3 min), so the app never renews it itself with the kept refresh token, which would
+ * rotate it under the kept state. Below that, it is renewed first.
+ */
 const KEPT_STATE_MIN_LIFE_S = 5 * 60;
 
-function accessTokenLife(state: Awaited<ReturnType<BrowserContext['storageState']>>, origin: string): number {
-  const item = state.origins.find((o) => o.origin === origin)?.localStorage.find((i) => i.name.startsWith('oidc.user:'));
-  const expiresAt = item ? (JSON.parse(item.value) as { expires_at?: number }).expires_at : undefined;
+interface StoredUser {
+  access_token: string;
+  refresh_token?: string;
+  id_token?: string;
+  expires_at?: number;
+  profile: { aud: string | string[] };
+}
+
+const userItemOf = (state: KeptState, origin: string) =>
+  state.origins.find((o) => o.origin === origin)?.localStorage.find((i) => i.name.startsWith('oidc.user:'));
+
+function accessTokenLife(state: KeptState, origin: string): number {
+  const item = userItemOf(state, origin);
+  const expiresAt = item ? (JSON.parse(item.value) as StoredUser).expires_at : undefined;
   return expiresAt === undefined ? 0 : expiresAt - Date.now() / 1000;
 }
 
-/** Opens the portal as the person with a kept session; false when there is none (or it is about to expire). */
+/**
+ * The kept state with its tokens renewed at the provider (refresh_token grant, as oidc-client-ts sends it), or
+ * undefined when the provider refuses (then the person signs in through the form again).
+ */
+async function renewed(page: Page, state: KeptState, origin: string): Promise<KeptState | undefined> {
+  const item = userItemOf(state, origin);
+  const user = item ? (JSON.parse(item.value) as StoredUser) : undefined;
+  if (!item || !user?.refresh_token) return undefined;
+  // oidc.user:<authority>:<client_id>; the authority is a URL, so the client id is after the last colon.
+  const authority = item.name.slice('oidc.user:'.length, item.name.lastIndexOf(':'));
+  const clientId = item.name.slice(item.name.lastIndexOf(':') + 1);
+  const discovery = await page.request.get(`${authority.replace(/\/$/, '')}/.well-known/openid-configuration`);
+  if (!discovery.ok()) return undefined;
+  const { token_endpoint: tokenEndpoint } = (await discovery.json()) as { token_endpoint: string };
+  const answer = await page.request.post(tokenEndpoint, { form: { grant_type: 'refresh_token', refresh_token: user.refresh_token, client_id: clientId } });
+  if (!answer.ok()) return undefined;
+  const tokens = (await answer.json()) as { access_token: string; expires_in: number; refresh_token?: string; id_token?: string };
+  const value = JSON.stringify({
+    ...user,
+    access_token: tokens.access_token,
+    expires_at: Math.floor(Date.now() / 1000) + tokens.expires_in,
+    refresh_token: tokens.refresh_token ?? user.refresh_token,
+    id_token: tokens.id_token ?? user.id_token,
+  });
+  return {
+    cookies: state.cookies,
+    origins: state.origins.map((o) => (o.origin !== origin ? o : { ...o, localStorage: o.localStorage.map((i) => (i === item ? { ...i, value } : i)) })),
+  };
+}
+
+/** Opens the person's Certificates with a kept session; false when there is none (or it could not be renewed). */
 async function openKeptSession(page: Page, email: string): Promise<boolean> {
   // A same-origin page that is not the app, to learn the origin and write its storage before the app reads it.
   await page.goto('/readyz');
   const origin = new URL(page.url()).origin;
-  const state = signedIn.get(`${origin} ${email}`);
-  if (!state || accessTokenLife(state, origin) < KEPT_STATE_MIN_LIFE_S) return false;
+  const key = `${origin} ${email}`;
+  let state = signedIn.get(key);
+  if (!state) return false;
+  if (accessTokenLife(state, origin) < KEPT_STATE_MIN_LIFE_S) {
+    state = await renewed(page, state, origin);
+    if (!state) {
+      signedIn.delete(key);
+      return false;
+    }
+    signedIn.set(key, state);
+  }
   await page.context().addCookies(state.cookies);
   // The session only (web/lib/storage.ts KEYS): no preference (page size, colour scheme) of the test that kept it.
   const items = (state.origins.find((o) => o.origin === origin)?.localStorage ?? []).filter((i) => SESSION_ITEM.test(i.name));
   await page.evaluate((entries) => entries.forEach(({ name, value }) => window.localStorage.setItem(name, value)), items);
-  await page.goto('/login');
+  // Straight to the organization's Certificates: the landing after a sign-in is the subject of foundation.spec.ts.
+  const organizationId = (JSON.parse(items.find((i) => i.name === 'portal.user')?.value ?? 'null') as { organization_id?: string } | null)?.organization_id;
+  await page.goto(organizationId ? `/organizations/${organizationId}/certificates` : '/login');
   return true;
 }
 
@@ -304,6 +363,25 @@ export async function expectAccessible(page: Page) {
 /** The id in /organizations/{id}/... of the current URL. */
 export function organizationIdOf(page: Page): string {
   return /\/organizations\/([^/]+)/.exec(new URL(page.url()).pathname)?.[1] ?? '';
+}
+
+/**
+ * The JSON body of the next answer to a GET of the API whose path ends with `path` and whose query holds `query`
+ * (each given parameter with that value or matching that pattern, others allowed): start waiting before the click that asks for it. A list
+ * keeps showing its previous rows until the new answer arrives (keepPreviousData), while the headers, chips and
+ * paging already show the new query, so a read after the click is checked against this answer, never made at once.
+ */
+export async function answerTo<T>(page: Page, path: string, query: Record<string, string | RegExp> = {}): Promise<T> {
+  const response = await page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    return r.request().method() === 'GET' && url.pathname.startsWith('/api/') && url.pathname.endsWith(path)
+      && Object.entries(query).every(([name, value]) => {
+        const given = url.searchParams.get(name);
+        return typeof value === 'string' ? given === value : given !== null && value.test(given);
+      });
+  });
+  expect(response.ok(), `GET ${response.url()}: ${response.status()}`).toBe(true);
+  return (await response.json()) as T;
 }
 
 /** A toast (SPEC.md §9) with this text. */

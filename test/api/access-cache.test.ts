@@ -9,7 +9,8 @@ import { buildApp } from '../../server/app';
 import { openDatabase, type Db } from '../../server/db/database';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
 import { factories, type Cooperation } from '../support/factories';
-import { START, TEST_CONFIG, signToken, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { START, TEST_CONFIG, signToken } from '../support/tokens';
 
 const dialects = await testDialects();
 

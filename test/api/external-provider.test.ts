@@ -14,7 +14,7 @@ import { loadConfig } from '../../server/config';
 import { openDatabase, type Db } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { decodeJwt } from 'jose';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { factories, type Org, type Person } from '../support/factories';
 import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
 import { freePort, waitFor } from '../support/processes';

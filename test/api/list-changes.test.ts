@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { testDialects } from '../support/databases';
-import { START, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { START } from '../support/tokens';
 import { factories, type Cooperation, type Org } from '../support/factories';
 
 const dialects = await testDialects();

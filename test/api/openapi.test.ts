@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { errorBodySchema } from '../../server/http/error-handler';
 import { createTestDatabase, type TestDatabase } from '../support/databases';
-import { signToken, TEST_CONFIG } from '../support/test-app';
+import { signToken, TEST_CONFIG } from '../support/tokens';
 
 type Operation = {
   operationId?: string;

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { testDialects } from '../support/databases';
-import { signToken, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { factories } from '../support/factories';
 
 const dialects = await testDialects();

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
 import { testDialects } from '../support/databases';
-import { TEST_CONFIG, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { TEST_CONFIG } from '../support/tokens';
 import { factories, type Cooperation } from '../support/factories';
 import { loadProviderKeys } from '../../server/auth/idp/keys';
 import { UNVERIFIED_EMAIL } from '../../server/auth/actor';

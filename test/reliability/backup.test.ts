@@ -15,7 +15,7 @@ import SQLite from 'better-sqlite3';
 import { openDatabase } from '../../server/db/database';
 import { loadConfig } from '../../server/config';
 import { makeCertificate } from '../../scripts/make-certificate';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { freePort, waitFor } from '../support/processes';
 
 const WRITERS = 6;

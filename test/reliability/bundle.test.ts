@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { openDatabase } from '../../server/db/database';
 import { loadConfig } from '../../server/config';
 import { buildServer } from '../../scripts/build-server.mjs';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { freePort, waitFor } from '../support/processes';
 
 /** The packages a bundle file imports statically, with those of the chunks it imports statically. */

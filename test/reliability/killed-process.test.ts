@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/database';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { makeCertificate } from '../../scripts/make-certificate';
 import { loadConfig } from '../../server/config';
 import { freePort, waitFor } from '../support/processes';

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { openDatabase } from '../../server/db/database';
 import { loadConfig } from '../../server/config';
 import { SERVER_NODE_ARGS } from '../../scripts/build-server.mjs';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { alive, descendantsOf, freePort, processesIn, waitFor } from '../support/processes';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -29,9 +29,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 const SOURCES = ['package.json', 'package-lock.json', 'CHANGELOG.md', 'RELEASE-NOTES.md', 'vite.config.ts', 'tsconfig.json', 'scripts', 'server', 'common', 'web'];
 
 const cleanups: Array<() => void> = [];
+// Two copies of the production dependencies go: 20,000 files, over a minute under load with every file chmod-ed first.
 afterAll(() => {
   for (const cleanup of cleanups.reverse()) cleanup();
-});
+}, 180_000);
 
 function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -42,17 +43,20 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** Every file and folder under `dir` (symbolic links not followed), each mode changed by `change`. */
-function chmodTree(dir: string, change: (mode: number) => number) {
+/** Every file and folder under `dir` (symbolic links not followed, only folders if `foldersOnly`), each mode changed by `change`. */
+function chmodTree(dir: string, change: (mode: number) => number, foldersOnly = false) {
   const entries = [dir, ...fs.readdirSync(dir, { recursive: true }).map((name) => path.join(dir, String(name)))];
   for (const entry of entries) {
     const stat = fs.lstatSync(entry, { throwIfNoEntry: false });
-    if (stat && !stat.isSymbolicLink()) fs.chmodSync(entry, change(stat.mode & 0o7777));
+    if (!stat || stat.isSymbolicLink() || (foldersOnly && !stat.isDirectory())) continue;
+    const mode = change(stat.mode & 0o7777);
+    if (mode !== (stat.mode & 0o7777)) fs.chmodSync(entry, mode);
   }
 }
 const readOnly = (dir: string) => chmodTree(dir, (mode) => mode & ~0o222);
+/** Removable again: what a removal needs is write access to the folders, not to the files in them. */
 const writable = (dir: string) => {
-  if (fs.existsSync(dir)) chmodTree(dir, (mode) => mode | 0o200);
+  if (fs.existsSync(dir)) chmodTree(dir, (mode) => mode | 0o200, true);
 };
 
 /** A checkout: the sources, and node_modules as the project's (a link: a developer's install). */

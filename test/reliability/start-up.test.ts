@@ -16,7 +16,7 @@ import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { openDatabase, type Db } from '../../server/db/database';
 import { migrateToLatest, migrator } from '../../server/db/migrate';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { testDialects } from '../support/databases';
 import { freePort, waitFor } from '../support/processes';
 import { tcpProxy } from '../support/tcp-proxy';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { openDatabase } from '../../server/db/database';
-import { signToken } from '../support/test-app';
+import { signToken } from '../support/tokens';
 import { makeCertificate } from '../../scripts/make-certificate';
 import { loadConfig } from '../../server/config';
 import { freePort, waitFor } from '../support/processes';

@@ -5,27 +5,13 @@
  * the factories (test/support/factories.ts).
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { SignJWT, importJWK } from 'jose';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { START, TEST_CONFIG, TEST_ENV, TestClock, signToken } from './tokens';
 import type { Db } from '../../server/db/database';
-import { loadProviderKeys } from '../../server/auth/idp/keys';
 import { seedDemoData } from '../../server/demo/seed';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases';
-
-export const START = new Date('2026-03-15T10:00:00Z');
-
-export class TestClock {
-  current = new Date(START);
-  now = () => new Date(this.current);
-  set(date: Date | string) {
-    this.current = new Date(date);
-  }
-  advanceDays(days: number) {
-    this.current = new Date(this.current.getTime() + days * 86_400_000);
-  }
-}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -49,23 +35,6 @@ export interface TestAppOptions {
   demo?: boolean;
   /** Settings besides TEST_CONFIG's, as environment variables (e.g. WEBHOOK_ALLOW_PRIVATE). */
   env?: Record<string, string>;
-}
-
-const TEST_ENV = { NODE_ENV: 'test', PORT: '8080', PUBLIC_URL: 'http://localhost:8080', LOG_LEVEL: 'silent' };
-export const TEST_CONFIG = loadConfig(TEST_ENV);
-
-export async function signToken(db: Db, claims: Record<string, unknown>, options: { expiresIn?: string; issuer?: string; audience?: string } = {}) {
-  const { privateJwks } = await loadProviderKeys(db);
-  const jwk = privateJwks.keys[0];
-  const key = await importJWK(jwk, 'ES256');
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'ES256', kid: jwk.kid, typ: 'at+jwt' })
-    .setIssuer(options.issuer ?? TEST_CONFIG.oidc.issuer)
-    .setAudience(options.audience ?? TEST_CONFIG.oidc.audience)
-    .setSubject(String(claims.sub ?? claims.email ?? 'someone'))
-    .setIssuedAt()
-    .setExpirationTime(options.expiresIn ?? '10m')
-    .sign(key);
 }
 
 /**

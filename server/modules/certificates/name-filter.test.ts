@@ -13,7 +13,7 @@ import { isPostgres } from '../../db/database';
 import { migrator } from '../../db/migrate';
 import { containsLowered } from '../../db/text-filter';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../../test/support/databases';
-import { START, TEST_CONFIG, signToken } from '../../../test/support/test-app';
+import { START, TEST_CONFIG, signToken } from '../../../test/support/tokens';
 import { factories } from '../../../test/support/factories';
 
 const dialects = await testDialects();

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../../../test/support/databases';
-import { START, useTestApp } from '../../../test/support/test-app';
+import { useTestApp } from '../../../test/support/test-app';
+import { START } from '../../../test/support/tokens';
 import { factories, uniqueTag, type Cooperation, type Org } from '../../../test/support/factories';
 import { licenseStatus, startOfUtcDay } from '../../../common/status';
 import type { License } from '../../../common/schemas/license';

@@ -15,7 +15,7 @@ import { buildApp } from '../../app';
 import { openDatabase, type Db } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 import { createTestDatabase, testDialects } from '../../../test/support/databases';
-import { TEST_CONFIG, TestClock, signToken } from '../../../test/support/test-app';
+import { TEST_CONFIG, TestClock, signToken } from '../../../test/support/tokens';
 import { factories, type Certificate } from '../../../test/support/factories';
 import { CertsArchive } from './archive';
 import { archiveBuilderFolder, archiveBuilderPid, buildCertsArchive, closeArchiveBuilder, setArchiveBuilderIdle } from './archive-builder';
