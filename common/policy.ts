@@ -111,8 +111,11 @@ export function applies(assignment: Assignment, target: TargetOrganization): boo
  */
 function keyRefuses(actor: Actor, action: Action): boolean {
   if (!actor.api_key) return false;
-  return action === 'apiKey.manage' || (actor.api_key.read_only && action !== 'read');
+  return action === 'apiKey.manage' || (actor.api_key.read_only && !READS.has(action));
 }
+
+/** The actions that change nothing: all a read-only key may do (an auditor's pipeline reads the access review too). */
+const READS: ReadonlySet<Action> = new Set(['read', 'access.review']);
 
 export function can(actor: Actor | null | undefined, action: Action, target: TargetOrganization): boolean {
   if (!actor || keyRefuses(actor, action)) return false;
@@ -215,6 +218,7 @@ export const SCREENS = {
  * For lists across organizations of an action beyond `read` (the access review of the admin area).
  */
 export function actorFor(actor: Actor, action: Exclude<Action, 'resource.grant'>): Actor {
+  if (keyRefuses(actor, action)) return { ...actor, roles: [] };
   const allowed: readonly Role[] = ACTIONS[action];
   return { ...actor, roles: actor.roles.filter((a) => allowed.includes(a.role) && (!OPERATOR_ONLY.has(action) || a.organization_role === 'OPERATOR')) };
 }

@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../support/databases';
 import { factories, type Cooperation } from '../support/factories';
-import { START, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { START } from '../support/tokens';
 
 const dialects = await testDialects();
 const DAY = 86_400_000;

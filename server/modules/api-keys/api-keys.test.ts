@@ -11,7 +11,8 @@ import { loadConfig } from '../../config';
 import { makeCertificate } from '../../../scripts/make-certificate';
 import { testDialects } from '../../../test/support/databases';
 import { factories, uniqueTag, type Org, type Person } from '../../../test/support/factories';
-import { TEST_CONFIG, useTestApp, type TestApp } from '../../../test/support/test-app';
+import { useTestApp, type TestApp } from '../../../test/support/test-app';
+import { TEST_CONFIG } from '../../../test/support/tokens';
 import { scanTime } from '../notifications/scan';
 
 const dialects = await testDialects();

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database';
 import { audit, recordEvent } from '../../db/audit';
 import { memberSubject } from '../members/service';
+import { formatUtcDateTime } from '../../../common/dates';
 
 const DAY = 86_400_000;
 /** Days before the end at which the holder and the administrators are told. */
@@ -51,7 +52,7 @@ export async function roleExpiring(tx: Tx, from: number, now: Date): Promise<num
         .values({ subject_type: 'role', subject_id: `${r.member_id}/${r.organization_id}/${r.role}`, kind: 'expiring', days, date_end: r.date_until, date_created: now.toISOString() })
         .onConflict((oc) => oc.doNothing()).executeTakeFirst();
       if (Number(mark.numInsertedOrUpdatedRows ?? 0) === 0) continue;
-      const message = `${r.role} of ${r.member_email} in ${r.organization_name} ends in ${days} day${days === 1 ? '' : 's'}, on ${r.date_until}.`;
+      const message = `${r.role} of ${r.member_email} in ${r.organization_name} ends in ${days} day${days === 1 ? '' : 's'}, on ${formatUtcDateTime(r.date_until)}.`;
       await recordEvent(tx, { type: 'role.expiring', organization_id: r.organization_id, subject: subjectOf(r), now, data: { message, days, actor_email: null } });
       made++;
     }
@@ -70,7 +71,7 @@ export async function roleExpired(tx: Tx, now: Date): Promise<number> {
       .executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) continue;
     await audit(tx, {
-      reason: 'ROLE_EXPIRED', message: `${r.role} of ${r.member_email} ended as scheduled at ${r.date_until}.`,
+      reason: 'ROLE_EXPIRED', message: `${r.role} of ${r.member_email} ended as scheduled at ${formatUtcDateTime(r.date_until)}.`,
       organization_id: r.organization_id, member_email: null, now, subject: subjectOf(r),
     });
     made++;
