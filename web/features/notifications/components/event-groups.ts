@@ -10,7 +10,7 @@ const GROUPS: { title: string; prefixes: string[] }[] = [
   { title: 'Certificates', prefixes: ['certificate.'] },
   { title: 'Licenses', prefixes: ['license.'] },
   { title: 'Members and organizations', prefixes: ['member.', 'organization.', 'role.'] },
-  { title: 'Tokens', prefixes: ['token.'] },
+  { title: 'Tokens and API keys', prefixes: ['token.', 'api_key.'] },
 ];
 
 export const EVENT_GROUPS: EventGroup[] = GROUPS.map(({ title, prefixes }) => ({
