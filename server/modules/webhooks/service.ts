@@ -119,10 +119,10 @@ export async function rotateSecret(db: Db, actor: Caller, organizationId: string
   const secret = newSecret();
   await change(db, organizationId, endpointId, async (tx) => {
     const { url, secret: previous } = await tx.selectFrom('webhook_endpoints').select(['url', 'secret']).where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
-    const until = formatUtcDateTime(now.getTime() + ROTATION_GRACE_MS);
+    const until = new Date(now.getTime() + ROTATION_GRACE_MS).toISOString();
     await tx.updateTable('webhook_endpoints').set({ secret, previous_secret: previous, previous_secret_until: until, date_updated: now.toISOString() })
       .where('endpoint_id', '=', endpointId).execute();
-    await audit(tx, { reason: 'WEBHOOK_SECRET_ROTATED', organization_id: organizationId, member_email: actor.email, now, message: `Rotated the secret of webhook endpoint ${shownUrl(url)}; the previous one also signs until ${until}.` });
+    await audit(tx, { reason: 'WEBHOOK_SECRET_ROTATED', organization_id: organizationId, member_email: actor.email, now, message: `Rotated the secret of webhook endpoint ${shownUrl(url)}; the previous one also signs until ${formatUtcDateTime(until)}.` });
   });
   return { endpoint: await one(db, organizationId, endpointId), secret };
 }
