@@ -20,7 +20,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { screen: 'token', path: 'token', label: 'New Token' },
   { screen: 'secret', path: 'secret', label: 'Provide Secret' },
   { screen: 'piston', path: 'piston', label: 'Piston Resources' },
-  { screen: 'apiKeys', path: 'api-keys', label: 'API keys' },
+  { screen: 'apiKeys', path: 'api-keys', label: 'API Keys' },
 ];
 
 export const adminPath = (path: string) => `/admin/${path}`;
