@@ -27,7 +27,8 @@ const DAY = 86_400_000;
 /** The instant the generated dates are placed around. */
 const NOW = Date.parse('2026-03-15T10:00:00.000Z');
 const ORGANIZATIONS = ['org-a', 'org-b', 'org-c'];
-const PAGE = { offset: 0, limit: 1000 };
+// The parsed query's defaults (common/schemas/lists.ts), which each call below overrides in part.
+const PAGE = { offset: 0, limit: 1000, status: undefined, hideExpired: false, hideRequests: false, hideValid: false };
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A date at the boundary (NOW), one millisecond either side, or further away; a day's width too. */
