@@ -4,24 +4,14 @@
  */
 import { sql } from 'kysely';
 import { readRows, type Db, type Queryable } from '../db/database';
+import { versionsText } from '../db/versions';
 
-/** One statement text per number of path organizations: the tree's version, the key's organization's and its creator's. */
-const versionTexts = new Map<number, string>();
-function versionText(count: number): string {
-  let text = versionTexts.get(count);
-  if (!text) {
-    const marks = Array.from({ length: count }, () => '?').join(', ');
-    text = [
-      `select 'tree' as kind, '' as organization_id, epoch as version from organization_tree where id = 1`,
-      `select 'key', c.organization_id, c.version from api_keys k join organization_counters c on c.organization_id = k.organization_id where k.secret_hash = ?`,
-      `select 'creator', c.organization_id, c.version from api_keys k join members m on m.member_id = k.created_by
-        join organization_counters c on c.organization_id = m.organization_id where k.secret_hash = ?`,
-      ...(count ? [`select 'path', organization_id, version from organization_counters where organization_id in (${marks})`] : []),
-    ].join(' union all ');
-    versionTexts.set(count, text);
-  }
-  return text;
-}
+/** The key's organization and its creator's, each found by the key's hash (db/versions.ts versionsText). */
+const KEY_AND_CREATOR = [
+  `select 'key', c.organization_id, c.version from api_keys k join organization_counters c on c.organization_id = k.organization_id where k.secret_hash = ?`,
+  `select 'creator', c.organization_id, c.version from api_keys k join members m on m.member_id = k.created_by
+    join organization_counters c on c.organization_id = m.organization_id where k.secret_hash = ?`,
+];
 
 /**
  * The versions a key's call depends on, in one statement (db/versions.ts): the tree's, the key's organization's
@@ -29,7 +19,7 @@ function versionText(count: number): string {
  * roles, removal) and the path's. No 'key' row: no key has that hash.
  */
 export function readKeyVersions(db: Queryable, hash: string, pathIds: readonly string[]) {
-  return readRows(db, versionText(pathIds.length), [hash, hash, ...pathIds]);
+  return readRows(db, versionsText(KEY_AND_CREATOR, pathIds.length), [hash, hash, ...pathIds]);
 }
 
 /** The key by its hash, with its organization and its creator as they are now (null fields: the creator is gone). */

@@ -16,19 +16,29 @@ export interface Versions {
   memberOrganization?: string;
 }
 
-/** One statement text per number of organizations (a request asks for one or two). */
-const texts = new Map<number, string>();
-function textFor(count: number): string {
-  let text = texts.get(count);
+/** The member's organization found by email in the same statement: no request needs a statement before it. */
+const MEMBER = `select 'member', c.organization_id, c.version from members m join organization_counters c on c.organization_id = m.organization_id where m.member_email = ?`;
+
+/** One statement text per shape: who is asked for, and how many path organizations (a request asks for one or two). */
+const texts = new Map<string, string>();
+
+/**
+ * The statement of a request's versions: the tree's, those of `who` (selects of `kind, organization_id, version`,
+ * each with its own parameters, given first) and those of `count` path organizations, in one union. The sign-in of
+ * a person asks for its member's organization (below), that of an API key for the key's and its creator's
+ * (auth/api-key-store.ts): every request reads its versions this one way.
+ */
+export function versionsText(who: readonly string[], count: number): string {
+  const key = `${who.join('\n')}\n${count}`;
+  let text = texts.get(key);
   if (!text) {
     const marks = Array.from({ length: count }, () => '?').join(', ');
     text = [
       `select 'tree' as kind, '' as organization_id, epoch as version from organization_tree where id = 1`,
-      // The member's organization found by email in the same statement: no request needs a statement before it.
-      `select 'member', c.organization_id, c.version from members m join organization_counters c on c.organization_id = m.organization_id where m.member_email = ?`,
+      ...who,
       ...(count ? [`select 'path', organization_id, version from organization_counters where organization_id in (${marks})`] : []),
     ].join(' union all ');
-    texts.set(count, text);
+    texts.set(key, text);
   }
   return text;
 }
@@ -36,7 +46,7 @@ function textFor(count: number): string {
 /** The tree's version, the version of `email`'s member's organization and those of `organizationIds`. */
 export async function readVersions(db: Queryable, email: string, organizationIds: readonly string[]): Promise<Versions> {
   const ids = [...new Set(organizationIds)];
-  const rows = await readRows(db, textFor(ids.length), [email, ...ids]);
+  const rows = await readRows(db, versionsText([MEMBER], ids.length), [email, ...ids]);
   const versions: Versions = { tree: 0, organizations: new Map() };
   for (const row of rows) {
     if (row.kind === 'tree') {
