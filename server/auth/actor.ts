@@ -1,18 +1,19 @@
 /**
  * From a verified identity to the actor of a request: the member matched by email, their role
- * assignments, and the bans that shut them out (DECISIONS.md "Sign-in").
+ * assignments, and the bans that shut them out (DECISIONS.md "Sign-in"). A known member is read in one statement
+ * (auth/sign-in.ts); the rest is for a person's first sign-in, by invitation or trusted domain.
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/database';
 import type { Actor } from '../../common/policy';
 import type { OrganizationRole } from '../../common/enums';
 import { audit } from '../db/audit';
-import { keptFor } from '../db/kept';
 import { roleCounts } from '../db/role-end';
-import { readVersions, stampOf, type Versions } from '../db/versions';
+import type { Versions } from '../db/versions';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
 import { acceptAtSignIn } from './invitation-sign-in';
+import { readSignIn, type SignedInMember, type SignInRole } from './sign-in';
 
 export interface RequestActor extends Actor {
   email: string;
@@ -109,27 +110,22 @@ async function signUpByDomain(db: Db, identity: Identity, now: Date) {
 export const UNVERIFIED_EMAIL = 'Your sign-in provider has not verified your email address, so the portal cannot tell whose membership it is. Verify the address with your provider, then sign in again.';
 
 /**
- * The actor behind a verified identity, kept per email for the versions of the member's organization and the
- * tree (a role, a ban, the member's row or an organization's move changes one of them), read in one statement
- * with those of `alsoRead`, the organizations the request needs besides (the one in its path).
+ * The actor behind a verified identity, read afresh on every request in one statement (auth/sign-in.ts) with the
+ * versions of `alsoRead`, the organizations the request needs besides (the one in its path).
  */
 export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRead: readonly string[] = []): Promise<RequestActor> {
   // The email is the only link between a token and a member (and a trusted domain): an address
   // anyone could have typed into their provider's profile proves nothing (DECISIONS.md "Sign-in").
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
-  const actors = keptFor<Omit<RequestActor, 'versions'>>(db, 'actors');
-  // Read before the member, so what is kept below is at least as new as the versions it is kept for.
-  const versions = await readVersions(db, identity.email, alsoRead);
-  const known = versions.memberOrganization;
-  const stamp = known && stampOf(versions, [known]);
-  const kept = stamp && actors.get(identity.email, stamp, now.getTime());
-  if (kept) return { ...kept, versions };
-  // No membership yet: a pending invitation first (it names the organization and the role), else a trusted domain.
-  const member = (await findMember(db, identity.email))
-    ?? ((await acceptAtSignIn(db, identity, now)) ? await findMember(db, identity.email) : undefined)
-    ?? (await signUpByDomain(db, identity, now));
+  const { versions, member: found, roles: counted } = await readSignIn(db, identity.email, now, alsoRead);
+  let member: SignedInMember | undefined = found;
+  let roles: Omit<SignInRole, 'organization_name'>[] = counted;
   if (!member) {
-    throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
+    // No membership yet: a pending invitation first (it names the organization and the role), else a trusted domain.
+    member = ((await acceptAtSignIn(db, identity, now)) ? await findMember(db, identity.email) : undefined)
+      ?? (await signUpByDomain(db, identity, now)) ?? undefined;
+    if (!member) throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
+    roles = await loadAssignments(db, member.member_id, now);
   }
   if (member.date_organization_banned) {
     throw forbidden(`${member.organization_name} is banned from the portal.`, 'AccessError');
@@ -137,19 +133,14 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
   if (member.date_member_banned) {
     throw forbidden('Your membership is banned.', 'AccessError');
   }
-  const roles = await loadAssignments(db, member.member_id, now);
-  // Kept no longer than its earliest role's end: from that instant on the actor is read afresh, without it.
-  const until = Math.min(Infinity, ...roles.map((r) => (r.date_until ? Date.parse(r.date_until) : Infinity)));
-  const actor = {
+  return {
     member_id: member.member_id,
     email: member.member_email,
     name: member.name,
     organization_id: member.organization_id,
     organization_name: member.organization_name,
     organization_role: member.organization_role as OrganizationRole,
-    roles: roles.map(({ organization_name: _n, date_until: _u, ...a }) => a),
+    roles: roles.map(({ organization_id, organization_role, role, scope }) => ({ organization_id, organization_role, role, scope })),
+    versions,
   };
-  // Kept only when the member was there when the versions were read (not for one who just signed up).
-  if (stamp !== undefined && known === member.organization_id) actors.set(identity.email, stamp, actor, now.getTime(), until);
-  return { ...actor, versions };
 }

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Db, type Queryable } from './database';
-import { readVersions, type Versions } from './versions';
+import type { Versions } from './versions';
+import { readSignIn } from '../auth/sign-in';
 import { migrateToLatest } from './migrate';
 import { readEpoch, readExportEpoch, stopExportEpochWatch } from './export-epoch';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/support/databases';
@@ -54,14 +55,14 @@ describe.each(dialects)('export epoch on %s', (dialect) => {
 
   it('never reads what a transaction in progress has not committed', async () => {
     const before = await readEpoch(database.db, 'export_epoch');
-    const versionsBefore = await readVersions(database.db, '', []);
+    const versionsBefore = (await readSignIn(database.db, '', new Date(), [])).versions;
     let read: Promise<{ versions: Versions; exported: number }> | undefined;
     await database.db.transaction().execute(async (tx) => {
       await moveEpoch(tx, 'rolled-back');
       // As the triggers of the organizations do (migration 0022): the sign-in's one statement reads it.
       await sql`update organization_tree set epoch = epoch + 1 where id = 1`.execute(tx);
       // Asked while the transaction holds its uncommitted row: answered after it ended.
-      read = Promise.all([readVersions(database.db, '', []), readExportEpoch(database.db)]).then(([versions, exported]) => ({ versions, exported }));
+      read = Promise.all([readSignIn(database.db, '', new Date(), []), readExportEpoch(database.db)]).then(([{ versions }, exported]) => ({ versions, exported }));
       await new Promise((r) => setTimeout(r, 50));
       throw new Error('roll back');
     }).catch((error: Error) => expect(error.message).toBe('roll back'));

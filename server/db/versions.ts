@@ -12,49 +12,43 @@ export interface Versions {
   tree: number;
   /** Per organization asked for (and the member's); an organization that does not exist is missing. */
   organizations: Map<string, number>;
-  /** The organization of the member with the email asked for; undefined: no such member. */
+  /** The organization of whoever signs in (the member's, the key's); undefined: nobody. */
   memberOrganization?: string;
 }
-
-/** The member's organization found by email in the same statement: no request needs a statement before it. */
-const MEMBER = `select 'member', c.organization_id, c.version from members m join organization_counters c on c.organization_id = m.organization_id where m.member_email = ?`;
 
 /** One statement text per shape: who is asked for, and how many path organizations (a request asks for one or two). */
 const texts = new Map<string, string>();
 
 /**
- * The statement of a request's versions: the tree's, those of `who` (selects of `kind, organization_id, version`,
- * each with its own parameters, given first) and those of `count` path organizations, in one union. The sign-in of
- * a person asks for its member's organization (below), that of an API key for the key's and its creator's
- * (auth/api-key-store.ts): every request reads its versions this one way.
+ * The statement of a request's versions: the tree's, those of `who` (selects of `kind, organization_id, version` and
+ * `width` more columns, each with its own parameters, given first) and those of `count` path organizations, in one
+ * union. A person's sign-in asks for its member, their organization's version and their roles (auth/sign-in.ts), an
+ * API key's for the key's and its creator's organizations (auth/api-key-store.ts): every request reads its versions
+ * this one way.
  */
-export function versionsText(who: readonly string[], count: number): string {
-  const key = `${who.join('\n')}\n${count}`;
+export function versionsText(who: readonly string[], count: number, width = 0): string {
+  const key = `${who.join('\n')}\n${count}\n${width}`;
   let text = texts.get(key);
   if (!text) {
     const marks = Array.from({ length: count }, () => '?').join(', ');
+    // The union's column names are the first select's; the tree's and the path's rows fill the extra columns with nulls.
+    const extra = (named: boolean) => Array.from({ length: width }, (_, i) => (named ? `, null as c${i + 1}` : ', null')).join('');
     text = [
-      `select 'tree' as kind, '' as organization_id, epoch as version from organization_tree where id = 1`,
+      `select 'tree' as kind, '' as organization_id, epoch as version${extra(true)} from organization_tree where id = 1`,
       ...who,
-      ...(count ? [`select 'path', organization_id, version from organization_counters where organization_id in (${marks})`] : []),
+      ...(count ? [`select 'path', organization_id, version${extra(false)} from organization_counters where organization_id in (${marks})`] : []),
     ].join(' union all ');
     texts.set(key, text);
   }
   return text;
 }
 
-/** The tree's version, the version of `email`'s member's organization and those of `organizationIds`. */
-export async function readVersions(db: Queryable, email: string, organizationIds: readonly string[]): Promise<Versions> {
-  const ids = [...new Set(organizationIds)];
-  const rows = await readRows(db, versionsText([MEMBER], ids.length), [email, ...ids]);
+/** The versions among rows of `versionsText`: the tree's and every organization's (the other kinds are their caller's). */
+export function versionsOf(rows: readonly Record<string, unknown>[]): Versions {
   const versions: Versions = { tree: 0, organizations: new Map() };
   for (const row of rows) {
-    if (row.kind === 'tree') {
-      versions.tree = Number(row.version);
-      continue;
-    }
-    versions.organizations.set(String(row.organization_id), Number(row.version));
-    if (row.kind === 'member') versions.memberOrganization = String(row.organization_id);
+    if (row.kind === 'tree') versions.tree = Number(row.version);
+    else if (row.version !== null) versions.organizations.set(String(row.organization_id), Number(row.version));
   }
   return versions;
 }
