@@ -107,7 +107,7 @@ export async function listAuditRecords(
       const rows = await filtered
         .where(narrow)
         .select([...COLUMNS, sql<number>`count(*) over ()`.as('total')])
-        .orderBy('record_id', direction)
+        .orderBy('sequence', direction)
         .offset(query.offset)
         .limit(query.limit)
         .execute();
@@ -116,15 +116,15 @@ export async function listAuditRecords(
     }
   }
 
-  const rows = await filtered.select(COLUMNS).orderBy('record_id', direction).offset(query.offset).limit(query.limit).execute();
+  const rows = await filtered.select(COLUMNS).orderBy('sequence', direction).offset(query.offset).limit(query.limit).execute();
   const complete = rows.length < query.limit && (rows.length > 0 || query.offset === 0);
   return page(rows, complete ? query.offset + rows.length : await countAll());
 }
 
 /**
  * The whole journal as the list shows it (filter and order), for the CSV export: `batch` records at
- * a time, each batch found by key after the last (by number without a filter, by id with one, the
- * JSON pages' orders), so a million records take a million / `batch` index seeks and constant
+ * a time, each batch found by key after the last (by number, the JSON pages'
+ * order), so a million records take a million / `batch` index seeks and constant
  * memory. Bounded by the size `n` read when the export began: records written meanwhile (the
  * export's own record among them) are not in it, as no page of size n holds them.
  */
@@ -132,15 +132,14 @@ export async function* journalBatches(db: Queryable, organizationId: string, que
   const filter = query.filter?.trim();
   const ascending = oldestFirst(query);
   const base = db.selectFrom('audit_records').select([...COLUMNS, 'sequence']).where('organization_id', '=', organizationId).where('sequence', '<=', size);
-  const key = filter ? 'record_id' : 'sequence';
-  let after: number | string | null = null;
+  let after: number | null = null;
   for (;;) {
     let q = filter
       ? base.where((eb) => eb.or([containsIgnoringCase(db, 'reason', filter), containsIgnoringCase(db, 'message', filter)]))
       : base;
-    if (after !== null) q = q.where(key, ascending ? '>' : '<', after);
-    const rows = await q.orderBy(key, ascending ? 'asc' : 'desc').limit(batch).execute();
-    if (rows.length) after = rows[rows.length - 1][key];
+    if (after !== null) q = q.where('sequence', ascending ? '>' : '<', after);
+    const rows = await q.orderBy('sequence', ascending ? 'asc' : 'desc').limit(batch).execute();
+    if (rows.length) after = Number(rows[rows.length - 1].sequence);
     yield page(rows.map(({ sequence: _, ...row }) => row), 0).rows;
     if (rows.length < batch) return;
   }

@@ -187,28 +187,29 @@ function empty<C>(counts: C, now: Date): Counts<C> {
   return { counts, expiring: EXPIRING_PRESETS.map(() => 0), months: chartMonths(now).map(({ month }) => ({ month, count: 0 })), pendingAcknowledgements: 0 };
 }
 
+const RECORD_COLUMNS = ['record_id', 'reason', 'date_created', 'member_email', 'message', 'organization_id'] as const;
 const JOURNAL_COLUMNS = ['a.record_id', 'a.reason', 'a.date_created', 'a.member_email', 'a.message', 'a.organization_id', 'o.organization_name'] as const;
 
 /**
  * The newest `limit` records of these organizations, newest first. Every organization: the newest
  * by record id (ids rise as records are written), read backwards from the primary key's end. A
- * few: each one's newest from its (organization, record) index, merged. Never an organization's
- * whole journal (a million records).
+ * few: each one's newest by its journal number, whole records from the index that holds them in
+ * that order (migration 0033 on SQLite), merged. Never an organization's whole journal (a million records).
  */
 export async function latestRecords(db: Queryable, scope: Scope, limit: number): Promise<OverviewJournalEntry[]> {
   if (scope !== 'all' && scope.length === 0) return [];
-  const base = () => db.selectFrom('audit_records as a').innerJoin('organizations as o', 'o.organization_id', 'a.organization_id').select(JOURNAL_COLUMNS);
   let rows;
   if (scope === 'all') {
-    rows = await base().where('a.organization_id', 'is not', null).orderBy('a.record_id', 'desc').limit(limit).execute();
+    rows = await db.selectFrom('audit_records as a').innerJoin('organizations as o', 'o.organization_id', 'a.organization_id').select(JOURNAL_COLUMNS)
+      .where('a.organization_id', 'is not', null).orderBy('a.record_id', 'desc').limit(limit).execute();
   } else {
     const newest = (organizationId: string) =>
-      db.selectFrom('audit_records').select('record_id').where('organization_id', '=', organizationId).orderBy('record_id', 'desc').limit(limit);
-    // Each organization's newest ids (one index seek each), then their rows: a LIMIT inside a
-    // union's member needs a subquery of its own on SQLite.
-    const ids = scope.map((id) => db.selectFrom(newest(id).as('n')).select('n.record_id'));
-    const union = ids.slice(1).reduce((all, next) => all.unionAll(next), ids[0]);
-    rows = await base().where('a.record_id', 'in', union).orderBy('a.record_id', 'desc').limit(limit).execute();
+      db.selectFrom('audit_records').select(RECORD_COLUMNS).where('organization_id', '=', organizationId).orderBy('sequence', 'desc').limit(limit);
+    // A LIMIT inside a union's member needs a subquery of its own on SQLite.
+    const each = scope.map((id) => db.selectFrom(newest(id).as('n')).selectAll());
+    const union = each.slice(1).reduce((all, next) => all.unionAll(next), each[0]);
+    rows = await db.selectFrom(union.as('a')).innerJoin('organizations as o', 'o.organization_id', 'a.organization_id').select(JOURNAL_COLUMNS)
+      .orderBy('a.record_id', 'desc').limit(limit).execute();
   }
   return rows.map((r) => ({ ...r, record_id: Number(r.record_id), organization_id: r.organization_id ?? '' }));
 }
