@@ -16,11 +16,15 @@ type WithVersions = { versions?: Versions };
 const treeStamp = (actor: WithVersions | undefined) => (actor?.versions ? `t${actor.versions.tree}` : undefined);
 
 /**
- * The target with its ancestors, nearest first; 404 when there is no such organization. Kept for the
- * tree's version the request read (db/kept.ts): only adding, removing or moving organizations changes it.
+ * The target with its ancestors, nearest first; 404 when there is no such organization. From the parent map kept
+ * for the tree's version the request read (db/kept.ts, `parentMap`): only adding, removing or moving organizations
+ * changes it, so a request reads no statement for it. Without versions (no request), one recursive query.
  */
 export async function loadTarget(db: Queryable, organizationId: string, actor?: WithVersions): Promise<TargetOrganization> {
-  return keptFor<TargetOrganization>(db, 'targets').through(organizationId, treeStamp(actor), 0, () => queryTarget(db, organizationId));
+  const parentOf = await parentMap(db, actor);
+  if (!parentOf) return queryTarget(db, organizationId);
+  if (!parentOf.has(organizationId)) throw notFound('Organization not found.');
+  return { organization_id: organizationId, ancestor_ids: ancestorsIn(parentOf, organizationId) };
 }
 
 async function queryTarget(db: Queryable, organizationId: string): Promise<TargetOrganization> {
@@ -96,22 +100,33 @@ async function queryReadable(db: Queryable, actor: Actor): Promise<'all' | strin
 }
 
 /**
- * Targets for many organizations at once (one page of a list): one query for the whole
- * parent map instead of one per row. Organizations number in the thousands at most.
+ * Targets for many organizations at once (one page of a list), from the same parent map: no query per row.
  */
 export async function loadTargets(db: Queryable, organizationIds: string[], actor?: WithVersions): Promise<Map<string, TargetOrganization>> {
   const targets = new Map<string, TargetOrganization>();
   if (organizationIds.length === 0) return targets;
-  // Every organization's parent: read once per version of the tree, not for every page of a list
-  // (5,000 rows each time at a vendor's scale).
-  const parentOf = await keptFor<Map<string, string | null>>(db, 'parents').through('all', treeStamp(actor), 0, async () => {
-    const rows = await db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
-    return new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
-  });
-  for (const id of organizationIds) {
-    const ancestors: string[] = [];
-    for (let p = parentOf.get(id); p && ancestors.length < 64; p = parentOf.get(p)) ancestors.push(p);
-    targets.set(id, { organization_id: id, ancestor_ids: ancestors });
-  }
+  const parentOf = (await parentMap(db, actor)) ?? (await readParents(db));
+  for (const id of organizationIds) targets.set(id, { organization_id: id, ancestor_ids: ancestorsIn(parentOf, id) });
   return targets;
+}
+
+/**
+ * Every organization's parent, read once per version of the tree (5,000 rows at a vendor's scale), not for every
+ * request; undefined without versions to keep it under.
+ */
+async function parentMap(db: Queryable, actor: WithVersions | undefined): Promise<Map<string, string | null> | undefined> {
+  const stamp = treeStamp(actor);
+  return stamp === undefined ? undefined : keptFor<Map<string, string | null>>(db, 'parents').through('all', stamp, 0, () => readParents(db));
+}
+
+async function readParents(db: Queryable): Promise<Map<string, string | null>> {
+  const rows = await db.selectFrom('organizations').select(['organization_id', 'parent_organization_id']).execute();
+  return new Map(rows.map((r) => [r.organization_id, r.parent_organization_id]));
+}
+
+/** The ancestors of `id`, nearest first; the bound keeps a corrupted cycle from looping for ever. */
+function ancestorsIn(parentOf: Map<string, string | null>, id: string): string[] {
+  const ancestors: string[] = [];
+  for (let p = parentOf.get(id); p && ancestors.length < 64; p = parentOf.get(p)) ancestors.push(p);
+  return ancestors;
 }
