@@ -3,7 +3,7 @@
  * them unique, so the order is total and pages neither overlap nor skip a row. One direction for
  * all of them, so an index on those columns serves the order read forwards or backwards.
  */
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { isPostgres, type Queryable } from './database';
 
 export interface Order {
@@ -37,4 +37,26 @@ export function inOrder<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB
  */
 export function mostlyTrue(db: Queryable, condition: Expression<SqlBool>): Expression<SqlBool> {
   return isPostgres(db) ? condition : sql<SqlBool>`likelihood(${condition}, 0.9)`;
+}
+
+/** A query of the count of a list's rows, as column `n`. */
+interface CountQuery {
+  as<A extends string>(alias: A): AliasedSelectQueryBuilder<{ n: number }, A>;
+  executeTakeFirstOrThrow(): Promise<{ n: number }>;
+}
+
+/**
+ * A page of a list and the list's total in one statement: the total, `count` (a query of one count column `n` with the
+ * list's conditions), rides as a scalar subquery beside every row, which both engines compute once. A page past the
+ * end has no row to carry it: then it is counted on its own.
+ */
+export async function pageWithTotal<DB, TB extends keyof DB, O>(
+  page: SelectQueryBuilder<DB, TB, O>,
+  count: CountQuery,
+  offset: number,
+  limit: number,
+): Promise<{ rows: O[]; total: number }> {
+  const found = (await page.select(count.as('list_total')).offset(offset).limit(limit).execute()) as (O & { list_total: number | string })[];
+  if (found.length === 0) return { rows: [], total: offset === 0 ? 0 : Number((await count.executeTakeFirstOrThrow()).n) };
+  return { rows: found.map(({ list_total: _, ...row }) => row as O), total: Number(found[0].list_total) };
 }

@@ -6,7 +6,7 @@ import type { CertificateListQuery as ListQuery, CertificateSort } from '../../.
 import { CERTIFICATE_STATUS_GROUPS, CERTIFICATE_TIME_STATUSES } from '../../../common/status-filters';
 import { sortColumn } from '../../../common/sorts';
 import type { PendingCertificateSort } from '../../../common/schemas/pending';
-import { inOrder, mostlyTrue, type Order } from '../../db/sort';
+import { inOrder, mostlyTrue, pageWithTotal, type Order } from '../../db/sort';
 import { containsThroughIndex } from '../../db/text-index';
 import { statusListFilters } from '../../db/list-filters';
 import { certificateSql } from '../../db/status-sql';
@@ -91,9 +91,8 @@ export async function listCertificates(
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const { filtered, order, organizationsFirst } = await listParts(db, organizations, query, now);
   const page = inOrder(filtered(selectCertificates(db, organizationsFirst)).select(SUMMARY), order);
-  const count = async () => Number((await filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
-  return { rows, total };
+  const count = filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n'));
+  return pageWithTotal(page, count, query.offset, query.limit);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { LicenseListQuery, LicenseSort } from '../../../common/schemas/list
 import { LICENSE_STATUS_GROUPS, LICENSE_TIME_STATUSES } from '../../../common/status-filters';
 import { sortColumn } from '../../../common/sorts';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
-import { inOrder, mostlyTrue, type Order } from '../../db/sort';
+import { inOrder, mostlyTrue, pageWithTotal, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
 import { statusListFilters } from '../../db/list-filters';
@@ -80,9 +80,8 @@ export async function listLicenses(db: Queryable, organizations: 'all' | string[
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const { filtered, order } = await listParts(db, organizations, query, now);
   const page = inOrder(filtered(selectLicenses(db)), order);
-  const count = async () => Number((await filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([page.offset(query.offset).limit(query.limit).execute(), count()]);
-  return { rows, total };
+  const count = filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n'));
+  return pageWithTotal(page, count, query.offset, query.limit);
 }
 
 /** The ids of every license of a list, in its order (its CSV export reads them first, then the rows by key). */

@@ -5,7 +5,7 @@ import type { MembersTable, RoleAssignmentsTable } from '../../db/schema';
 import type { Role, Scope } from '../../../common/enums';
 import type { MemberListQuery, MemberSort } from '../../../common/schemas/member';
 import { sortColumn } from '../../../common/sorts';
-import { inOrder, type Order } from '../../db/sort';
+import { inOrder, pageWithTotal, type Order } from '../../db/sort';
 import { containsIgnoringCase } from '../../db/text-filter';
 
 const ADMINISTRATIVE: Role[] = ['ADMINISTRATOR', 'SUPERVISOR'];
@@ -45,12 +45,8 @@ export async function listMembers(db: Queryable, organizations: 'all' | string[]
   const filter = query.filter?.trim();
   // member_email is stored lower-cased; the filter helper lowers the text, so both sides compare alike.
   if (filter) q = q.where((eb) => eb.or([containsIgnoringCase(db, 'm.name', filter), containsIgnoringCase(db, 'm.member_email', filter)]));
-  const count = async () => Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([
-    inOrder(q, listOrder(query.sort, organizations !== 'all' && organizations.length === 1)).offset(query.offset).limit(query.limit).execute(),
-    count(),
-  ]);
-  return { rows, total };
+  const count = q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n'));
+  return pageWithTotal(inOrder(q, listOrder(query.sort, organizations !== 'all' && organizations.length === 1)), count, query.offset, query.limit);
 }
 
 export async function findMember(db: Queryable, organizationId: string, memberId: string) {
