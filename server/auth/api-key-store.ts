@@ -1,6 +1,6 @@
 /**
  * The queries of a call signed in with an organization API key (issue 32): the versions it depends on, the key by
- * its hash, its limit's count and the note of its use. The keys' routes have theirs in modules/api-keys.
+ * its hash, the leases of its limit and the note of its use. The keys' routes have theirs in modules/api-keys.
  */
 import { sql } from 'kysely';
 import { readRows, type Db, type Queryable } from '../db/database';
@@ -47,13 +47,13 @@ export async function noteUse(db: Db, keyId: string, at: string, from: string, b
 }
 
 /**
- * Counts one request of the key in the window starting at `windowStart` and answers the window's count so far.
- * One row per key and window, added to by every instance in one statement each (an upsert is atomic on both
- * engines), so together they let through no more than the limit.
+ * Leases `size` more of the key's requests in the window starting at `windowStart` and answers how many are
+ * leased in it now, this lease included (api-key-limits.ts). One row per key and window, added to by every
+ * instance in one statement each (an upsert is atomic on both engines), so no two leases overlap.
  */
-export async function countRequest(db: Db, keyId: string, windowStart: string): Promise<number> {
-  const row = await db.insertInto('api_key_windows').values({ api_key_id: keyId, window_start: windowStart, requests: 1 })
-    .onConflict((oc) => oc.columns(['api_key_id', 'window_start']).doUpdateSet({ requests: sql<number>`api_key_windows.requests + 1` }))
+export async function takeLease(db: Db, keyId: string, windowStart: string, size: number): Promise<number> {
+  const row = await db.insertInto('api_key_windows').values({ api_key_id: keyId, window_start: windowStart, requests: size })
+    .onConflict((oc) => oc.columns(['api_key_id', 'window_start']).doUpdateSet({ requests: sql<number>`api_key_windows.requests + ${size}` }))
     .returning('requests')
     .executeTakeFirstOrThrow();
   return Number(row.requests);
