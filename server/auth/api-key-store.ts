@@ -6,20 +6,24 @@ import { sql } from 'kysely';
 import { readRows, type Db, type Queryable } from '../db/database';
 import { versionsText } from '../db/versions';
 
-/** The key's organization and its creator's, each found by the key's hash (db/versions.ts versionsText). */
+/**
+ * The key's organization and its creator's, from one look-up of the key by its hash (db/versions.ts versionsText):
+ * one row when they are the same organization (kind 'key creator'), else a 'key' and a 'creator' row; no 'creator'
+ * when the creator is gone. One look-up rather than one per organization: every call with a key runs it.
+ */
 const KEY_AND_CREATOR = [
-  `select 'key', c.organization_id, c.version from api_keys k join organization_counters c on c.organization_id = k.organization_id where k.secret_hash = ?`,
-  `select 'creator', c.organization_id, c.version from api_keys k join members m on m.member_id = k.created_by
-    join organization_counters c on c.organization_id = m.organization_id where k.secret_hash = ?`,
+  `select case when c.organization_id <> k.organization_id then 'creator' when m.organization_id = k.organization_id then 'key creator' else 'key' end,
+    c.organization_id, c.version from api_keys k left join members m on m.member_id = k.created_by
+    join organization_counters c on c.organization_id in (k.organization_id, m.organization_id) where k.secret_hash = ?`,
 ];
 
 /**
  * The versions a key's call depends on, in one statement (db/versions.ts): the tree's, the key's organization's
  * (moved by creating or revoking a key, a ban, a role change there), its creator's organization's (their ban,
- * roles, removal) and the path's. No 'key' row: no key has that hash.
+ * roles, removal) and the path's. No row of kind 'key': no key has that hash.
  */
 export function readKeyVersions(db: Queryable, hash: string, pathIds: readonly string[]) {
-  return readRows(db, versionsText(KEY_AND_CREATOR, pathIds.length), [hash, hash, ...pathIds]);
+  return readRows(db, versionsText(KEY_AND_CREATOR, pathIds.length), [hash, ...pathIds]);
 }
 
 /** The key by its hash, with its organization and its creator as they are now (null fields: the creator is gone). */
