@@ -39,7 +39,8 @@ async function apiToken(url: string, bearer: string): Promise<string> {
 
 /**
  * An organization API key of the supervisor's organization, acting with the supervisor's role (issue 32), made
- * as an administrator makes one: the one-row target read with it instead of a person's token.
+ * as an administrator makes one: the one-row target read with it instead of a person's token. Not read only: a
+ * read-only key's answer lists fewer abilities, a smaller page that would flatter the key.
  */
 async function apiKey(url: string, bearer: string): Promise<string> {
   const call = async (path: string, init: RequestInit = {}) => {
@@ -52,7 +53,7 @@ async function apiKey(url: string, bearer: string): Promise<string> {
   const key = await call(`/api/organizations/${String(organization)}/api-keys`, {
     method: 'POST',
     body: JSON.stringify({
-      name: 'bench', roles: [{ role: 'SUPERVISOR', scope: 'COOPERATION' }], read_only: true,
+      name: 'bench', roles: [{ role: 'SUPERVISOR', scope: 'COOPERATION' }],
       date_expires: new Date(Date.now() + 86_400_000).toISOString(),
     }),
   });
