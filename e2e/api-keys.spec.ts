@@ -2,10 +2,11 @@
  * API keys end to end (issue 32): Northwind's administrator creates a key on the API keys page, copies its secret
  * (shown once, with a curl example); a script uploads a certificate with it; the operator's approver approves it;
  * the administrator revokes the key after a confirmation and the script's next call is refused.
- * SHOTS_DIR saves the screens at laptop and phone width.
+ * A key may hold several roles, each with its scope, chosen in the dialog the Roles tab's way. SHOTS_DIR saves the
+ * screens at laptop and phone width.
  */
 import { makeCertificate } from '../scripts/make-certificate';
-import { apiAs, expect, expectAccessible, row, shoot, signInToCertificates, test, toast } from './support';
+import { answerTo, apiAs, expect, expectAccessible, organizationIdOf, row, shoot, signInToCertificates, test, toast } from './support';
 
 const DAY = 86_400_000;
 
@@ -63,4 +64,46 @@ test('create a key in the browser, use it from a script, revoke it', async ({ pa
   await expect(toast(page, `Revoked the API key ${name}.`)).toBeVisible();
   await expect(row(page, name)).toContainText('Revoked');
   expect((await page.request.get(`/api/organizations/${organizationId}/certificates`, { headers })).status()).toBe(401);
+});
+
+test('a key made with two roles, each with its own scope, lists both', async ({ page }) => {
+  await signInToCertificates(page, 'admin@northwind.example');
+  const organizationId = organizationIdOf(page);
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+
+  const name = `two-roles-${Date.now()}`;
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create API key' });
+  await dialog.getByLabel('Name').fill(name);
+  const first = dialog.getByRole('group', { name: 'Role 1' });
+  await first.getByRole('combobox', { name: 'Role', exact: true }).click();
+  await page.getByRole('option', { name: /^Issuer/ }).click();
+  await first.getByRole('combobox', { name: 'Scope', exact: true }).click();
+  await page.getByRole('option', { name: /^Managed/ }).click();
+  await dialog.getByRole('button', { name: 'Add a role' }).click();
+  const second = dialog.getByRole('group', { name: 'Role 2' });
+  await second.getByRole('combobox', { name: 'Role', exact: true }).click();
+  // A role the first row holds is not offered twice (the API refuses a repeated role).
+  await expect(page.getByRole('option', { name: /^Issuer/ })).toBeDisabled();
+  await page.getByRole('option', { name: /^Member/ }).click();
+
+  // The dialog with two rows: axe in both schemes at laptop and at phone width.
+  for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await expect(second.getByRole('button', { name: 'Remove role 2' })).toBeVisible();
+    await expectAccessible(page);
+  }
+  await shoot(page, 'api-keys-two-roles');
+
+  const created = page.waitForResponse((r) => r.url().endsWith(`/api/organizations/${organizationId}/api-keys`) && r.request().method() === 'POST');
+  // The list is asked for again as soon as the key is made, behind the secret's dialog.
+  const listed = answerTo(page, `/api/organizations/${organizationId}/api-keys`);
+  await dialog.getByRole('button', { name: 'Create API key' }).click();
+  const answer = await created;
+  expect(answer.status()).toBe(201);
+  expect(((await answer.json()) as { roles: unknown[] }).roles).toEqual([{ role: 'ISSUER', scope: 'MANAGED' }, { role: 'MEMBER', scope: 'ORGANIZATION' }]);
+  await listed;
+  await page.getByRole('dialog', { name: 'API key created' }).getByRole('button', { name: 'Done' }).click();
+  await expect(row(page, name)).toContainText('Issuer (Managed), Member (Organization)');
 });

@@ -3,7 +3,7 @@
  * the single-client p99), the worst event-loop delay p99 and RSS of any round, each against its
  * limit; a Markdown table for the console and docs/performance.md, and everything as JSON.
  */
-import { LIMITS, pick, type Engine } from './targets';
+import { CPU_NOISE, LIMITS, pick, type Engine } from './targets';
 import type { RebuildResult, TargetRun } from './runner';
 import type { LoadResult } from './load';
 
@@ -29,7 +29,11 @@ interface Row {
   cpuUs: number | null;
   bareCpuUs: number | null;
   unexpected: number;
-  limits: { ratio?: number; p99Ms?: number; singleP99Ms?: number; eventLoopP99Ms: number; rssMb: number; rssWithChildrenMb: number };
+  limits: {
+    ratio?: number; p99Ms?: number; singleP99Ms?: number; eventLoopP99Ms: number; rssMb: number; rssWithChildrenMb: number;
+    /** At most this CPU per answer: another target's, plus the noise. */
+    cpuUs?: number;
+  };
   failures: string[];
   pass: boolean;
   aborted?: string;
@@ -107,8 +111,22 @@ export interface Verdict {
   failed: number;
 }
 
+/** A target that must cost no more than another: its CPU per answer against the other's, measured in the same rounds. */
+function compareCost(row: Row, run: TargetRun, rows: Row[]): void {
+  const reference = rows.find((r) => r.id === run.target.costsNoMoreThan);
+  if (!run.target.costsNoMoreThan) return;
+  if (reference?.cpuUs == null) {
+    row.failures.push(`no CPU per answer of ${run.target.costsNoMoreThan} to compare with`);
+  } else {
+    row.limits.cpuUs = reference.cpuUs * (1 + CPU_NOISE);
+    if (!(row.cpuUs != null && row.cpuUs <= row.limits.cpuUs)) row.failures.push(`CPU per answer above ${reference.id}'s`);
+  }
+  row.pass = row.failures.length === 0;
+}
+
 export function judge(runs: TargetRun[], engine: Engine, extra: Extra): Verdict {
   const rows = runs.map((r) => summarize(r, engine));
+  rows.forEach((row, i) => compareCost(row, runs[i], rows));
   const coldMedian = median(extra.coldStartMs);
   const coldStart = { runsMs: extra.coldStartMs, medianMs: coldMedian, pass: coldMedian != null && coldMedian <= LIMITS.coldStartMs };
   const rebuildMedian = median(extra.rebuild.runsMs);
@@ -134,7 +152,7 @@ export function table(verdict: Verdict): string {
         `| ${within(`${r.p50LowerBound ? '≥ ' : ''}${ms(r.p50Ms)} / ${r.p99LowerBound ? '≥ ' : ''}${ms(r.p99Ms)}`, limits.p99Ms != null ? `≤ ${limits.p99Ms} ms` : undefined)} ` +
         `| ${r.singleP99Ms == null && limits.singleP99Ms == null ? '' : within(ms(r.singleP99Ms), limits.singleP99Ms != null ? `≤ ${limits.singleP99Ms} ms` : undefined)} ` +
         `| ${ms(r.eventLoopP99Ms)} | ${r.rssPeakMb == null ? '–' : `${Math.round(r.rssPeakMb)} MB`} (${r.rssWithChildrenMb == null ? '–' : `${Math.round(r.rssWithChildrenMb)} MB`}) ` +
-        `| ${r.cpuUs == null ? '–' : `${Math.round(r.cpuUs)} µs (${r.bareCpuUs == null ? '–' : Math.round(r.bareCpuUs)} µs)`} ` +
+        `| ${r.cpuUs == null ? '–' : `${Math.round(r.cpuUs)} µs (${r.bareCpuUs == null ? '–' : Math.round(r.bareCpuUs)} µs)`}${limits.cpuUs == null ? '' : ` (≤ ${Math.round(limits.cpuUs)} µs)`} ` +
         `| ${r.pass ? 'PASS' : `**FAIL**: ${r.failures.join(', ')}`} |`,
     );
   }

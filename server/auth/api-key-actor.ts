@@ -5,16 +5,16 @@
  * would (a ban of either organization or of the creator, the creator's removal), and also when its creator may no
  * longer grant one of its roles: a key never reaches beyond what its creator could hand out today.
  *
- * Every call reads, in one statement, the versions its key depends on (repository.ts readKeyVersions); the rest is
- * kept for them (db/kept.ts). Creating and revoking a key move its organization's version (migration 0025), so a
+ * Every call reads, in one statement, the versions its key depends on (api-key-store.ts readKeyVersions, or by the
+ * organizations' ids once this instance knows the key); the rest is kept for them (db/kept.ts). Creating and revoking a key move its organization's version (migration 0025), so a
  * revoked key is refused at its very next call on every instance; its expiry is checked against the clock.
  */
 import type { OrganizationRole, Role, Scope } from '../../common/enums';
 import { assignableRoles, canGrant, type Actor } from '../../common/policy';
 import { loadTarget } from '../access/tree';
-import type { Db } from '../db/database';
+import { readRows, type Db } from '../db/database';
 import { keptFor } from '../db/kept';
-import { stampOf, type Versions } from '../db/versions';
+import { stampOf, versionsText, type Versions } from '../db/versions';
 import { forbidden, unauthorized } from '../errors';
 import { findKeyByHash, readKeyVersions } from './api-key-store';
 import { loadAssignments, type RequestActor } from './actor';
@@ -56,28 +56,77 @@ function versionsOf(rows: Record<string, unknown>[]) {
     }
     const id = String(row.organization_id);
     versions.organizations.set(id, Number(row.version));
-    if (row.kind === 'key') keyOrganization = id;
-    if (row.kind === 'creator') creatorOrganization = id;
+    const kinds = String(row.kind).split(' ');
+    if (kinds.includes('key')) keyOrganization = id;
+    if (kinds.includes('creator')) creatorOrganization = id;
   }
   versions.memberOrganization = keyOrganization;
   return { versions, keyOrganization, creatorOrganization };
 }
 
-/** The actor of a call with `secret`, or 401/403 saying why not; `pathIds`: the organizations of the path. */
+type ReadVersions = ReturnType<typeof versionsOf>;
+
+interface KeyOrganizations {
+  key: string;
+  creator: string;
+}
+
+/** The key's versions read by its hash (readKeyVersions): its organization and its creator's, as the rows say. */
+async function readByHash(db: Db, hash: string, pathIds: readonly string[]) {
+  const read = versionsOf(await readKeyVersions(db, hash, pathIds));
+  const { keyOrganization: key, creatorOrganization: creator } = read;
+  if (key && creator) keptFor<KeyOrganizations>(db, 'api-key-organizations').set(hash, '', { key, creator });
+  return read;
+}
+
+/**
+ * The versions of a key this instance knows, read by its organizations' ids like a path's, with no look-up of the
+ * key (the costliest part of readKeyVersions); undefined when it does not know the key or one is gone.
+ */
+async function readByIds(db: Db, hash: string, pathIds: readonly string[]): Promise<ReadVersions | undefined> {
+  const known = keptFor<KeyOrganizations>(db, 'api-key-organizations').get(hash, '', 0);
+  if (!known) return undefined;
+  const ids = [...new Set([known.key, known.creator, ...pathIds])];
+  const { versions } = versionsOf(await readRows(db, versionsText([], ids.length), ids));
+  if (!versions.organizations.has(known.key) || !versions.organizations.has(known.creator)) return undefined;
+  versions.memberOrganization = known.key;
+  return { versions, keyOrganization: known.key, creatorOrganization: known.creator };
+}
+
+/** What the key is kept under: its organizations and their versions (the creator's organization is named too). */
+function stampFor(read: ReadVersions): string | undefined {
+  const { versions, keyOrganization: key, creatorOrganization: creator } = read;
+  const stamp = key && creator && stampOf(versions, [key, creator]);
+  return stamp ? `${key} ${creator} ${stamp}` : undefined;
+}
+
+/**
+ * The actor of a call with `secret`, or 401/403 saying why not; `pathIds`: the organizations of the path.
+ * A key kept by this instance is confirmed by its organizations' versions alone: whatever stops or changes a key
+ * (a revocation, a ban, a role change, its creator's removal) moves one of them. Anything else reads by its hash.
+ */
 export async function resolveKeyActor(db: Db, secret: string, now: Date, pathIds: readonly string[]): Promise<KeyActor> {
   if (!wellFormedKey(secret)) throw unauthorized(MALFORMED_KEY);
   const hash = hashKeySecret(secret);
-  const { versions, keyOrganization, creatorOrganization } = versionsOf(await readKeyVersions(db, hash, pathIds));
-  if (!keyOrganization) throw unauthorized(UNKNOWN_KEY);
   const kept = keptFor<Kept>(db, 'api-keys');
-  const stamp = creatorOrganization && stampOf(versions, [keyOrganization, creatorOrganization]);
+  const byIds = await readByIds(db, hash, pathIds);
+  let stamp = byIds && stampFor(byIds);
   let found = stamp ? kept.get(hash, stamp, now.getTime()) : undefined;
+  let read: ReadVersions;
+  if (byIds && found) read = byIds;
+  else {
+    read = await readByHash(db, hash, pathIds);
+    if (!read.keyOrganization) throw unauthorized(UNKNOWN_KEY);
+    stamp = stampFor(read);
+    found = stamp ? kept.get(hash, stamp, now.getTime()) : undefined;
+  }
   if (!found) {
-    found = await loadKey(db, hash, versions, now);
+    found = await loadKey(db, hash, read.versions, now);
     // Kept until it expires or a role of its creator ends; the stamp changes with a revocation, a ban, a role change
     // or the creator's removal.
     if (stamp) kept.set(hash, stamp, found, now.getTime(), Math.min(found.key.expires, found.creatorRolesEnd));
   }
+  const { versions } = read;
   if (now.getTime() >= found.key.expires) throw unauthorized(`This API key expired at ${new Date(found.key.expires).toISOString()}.`);
   return { ...found.actor, versions, key: found.key };
 }

@@ -1,25 +1,29 @@
 /**
  * The queries of a call signed in with an organization API key (issue 32): the versions it depends on, the key by
- * its hash, its limit's count and the note of its use. The keys' routes have theirs in modules/api-keys.
+ * its hash, the leases of its limit and the note of its use. The keys' routes have theirs in modules/api-keys.
  */
 import { sql } from 'kysely';
 import { readRows, type Db, type Queryable } from '../db/database';
 import { versionsText } from '../db/versions';
 
-/** The key's organization and its creator's, each found by the key's hash (db/versions.ts versionsText). */
+/**
+ * The key's organization and its creator's, from one look-up of the key by its hash (db/versions.ts versionsText):
+ * one row when they are the same organization (kind 'key creator'), else a 'key' and a 'creator' row; no 'creator'
+ * when the creator is gone. One look-up rather than one per organization: every call with a key runs it.
+ */
 const KEY_AND_CREATOR = [
-  `select 'key', c.organization_id, c.version from api_keys k join organization_counters c on c.organization_id = k.organization_id where k.secret_hash = ?`,
-  `select 'creator', c.organization_id, c.version from api_keys k join members m on m.member_id = k.created_by
-    join organization_counters c on c.organization_id = m.organization_id where k.secret_hash = ?`,
+  `select case when c.organization_id <> k.organization_id then 'creator' when m.organization_id = k.organization_id then 'key creator' else 'key' end,
+    c.organization_id, c.version from api_keys k left join members m on m.member_id = k.created_by
+    join organization_counters c on c.organization_id in (k.organization_id, m.organization_id) where k.secret_hash = ?`,
 ];
 
 /**
  * The versions a key's call depends on, in one statement (db/versions.ts): the tree's, the key's organization's
  * (moved by creating or revoking a key, a ban, a role change there), its creator's organization's (their ban,
- * roles, removal) and the path's. No 'key' row: no key has that hash.
+ * roles, removal) and the path's. No row of kind 'key': no key has that hash.
  */
 export function readKeyVersions(db: Queryable, hash: string, pathIds: readonly string[]) {
-  return readRows(db, versionsText(KEY_AND_CREATOR, pathIds.length), [hash, hash, ...pathIds]);
+  return readRows(db, versionsText(KEY_AND_CREATOR, pathIds.length), [hash, ...pathIds]);
 }
 
 /** The key by its hash, with its organization and its creator as they are now (null fields: the creator is gone). */
@@ -47,13 +51,13 @@ export async function noteUse(db: Db, keyId: string, at: string, from: string, b
 }
 
 /**
- * Counts one request of the key in the window starting at `windowStart` and answers the window's count so far.
- * One row per key and window, added to by every instance in one statement each (an upsert is atomic on both
- * engines), so together they let through no more than the limit.
+ * Leases `size` more of the key's requests in the window starting at `windowStart` and answers how many are
+ * leased in it now, this lease included (api-key-limits.ts). One row per key and window, added to by every
+ * instance in one statement each (an upsert is atomic on both engines), so no two leases overlap.
  */
-export async function countRequest(db: Db, keyId: string, windowStart: string): Promise<number> {
-  const row = await db.insertInto('api_key_windows').values({ api_key_id: keyId, window_start: windowStart, requests: 1 })
-    .onConflict((oc) => oc.columns(['api_key_id', 'window_start']).doUpdateSet({ requests: sql<number>`api_key_windows.requests + 1` }))
+export async function takeLease(db: Db, keyId: string, windowStart: string, size: number): Promise<number> {
+  const row = await db.insertInto('api_key_windows').values({ api_key_id: keyId, window_start: windowStart, requests: size })
+    .onConflict((oc) => oc.columns(['api_key_id', 'window_start']).doUpdateSet({ requests: sql<number>`api_key_windows.requests + ${size}` }))
     .returning('requests')
     .executeTakeFirstOrThrow();
   return Number(row.requests);

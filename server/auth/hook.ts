@@ -11,7 +11,7 @@ import { authRefusals } from '../metrics';
 import { memberRefusal, tokenRefusal } from './refusals';
 import { isPlainText } from '../../common/schemas/text';
 import { resolveKeyActor, type KeyActor } from './api-key-actor';
-import { limitKey, noteKeyUse } from './api-key-limits';
+import { KeyBudgets, limitKey, noteKeyUse } from './api-key-limits';
 import { looksLikeKey } from './api-key-secret';
 import { actingKey } from '../db/audit';
 
@@ -43,6 +43,7 @@ export function bearerTokenOf(header: string | undefined): string | null {
 export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): void {
   api.decorateRequest('actor', null);
   api.decorate('tokenVerifier', cachingVerifier(verifier));
+  const budgets = new KeyBudgets(api.db, api.config.automation.requestsPerMinute);
   api.addHook('onRequest', async (request, reply) => {
     const mode = request.routeOptions.config?.auth ?? 'member';
     if (mode !== 'member') return;
@@ -51,7 +52,7 @@ export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): voi
       authRefusals.inc({ reason: 'missing_token' });
       throw unauthorized();
     }
-    request.actor = looksLikeKey(token) ? await authenticateKey(api, request, reply, token) : await authenticateMember(api, request, token);
+    request.actor = looksLikeKey(token) ? await authenticateKey(api, budgets, request, reply, token) : await authenticateMember(api, request, token);
   });
   // The rest of a key's call runs with the key known to the audit path, so whatever it changes is journaled as the
   // key's doing (db/audit.ts), in every module alike. A callback hook: the route runs inside `run`.
@@ -69,7 +70,7 @@ function pathOrganization(request: FastifyRequest): string[] {
 }
 
 /** An organization API key's call (issue 32): its actor, then its limit and the note of its use. */
-async function authenticateKey(api: FastifyInstance, request: FastifyRequest, reply: FastifyReply, secret: string): Promise<KeyActor> {
+async function authenticateKey(api: FastifyInstance, budgets: KeyBudgets, request: FastifyRequest, reply: FastifyReply, secret: string): Promise<KeyActor> {
   const now = api.now();
   let actor: KeyActor;
   try {
@@ -78,7 +79,7 @@ async function authenticateKey(api: FastifyInstance, request: FastifyRequest, re
     if (error instanceof HttpError) authRefusals.inc({ reason: error.statusCode === 401 ? 'api_key_invalid' : 'api_key_refused' });
     throw error;
   }
-  await limitKey(api.db, reply, actor.key, api.config.automation.requestsPerMinute, now);
+  await limitKey(budgets, reply, actor.key, now);
   await noteKeyUse(api.db, actor.key, request.ip, now);
   return actor;
 }

@@ -275,6 +275,41 @@ describe.each(dialects)('the per-key limit and the log on %s', (dialect) => {
     }
   });
 
+  it('leases a share of a large limit to each instance: together they let through exactly the limit, writing once a lease', async () => {
+    // 60 a minute leases 3 at a time (a twentieth); the other instance is a second app on the same database.
+    const env = { ...ENV, LOG_LEVEL: 'silent', API_KEY_RATE_LIMIT: '60' };
+    const [one, two] = [await buildApp({ config: loadConfig(env), db: t.db, now: t.clock.now, logger: false }),
+      await buildApp({ config: loadConfig(env), db: t.db, now: t.clock.now, logger: false })];
+    try {
+      const c = await k.customer();
+      const created = await k.key(c.org, c.admin);
+      const url = `/api/organizations/${c.org.id}/certificates`;
+      t.clock.set(new Date('2026-03-15T11:00:20Z'));
+      const leased = async () => Number((await t.db.selectFrom('api_key_windows').select('requests')
+        .where('api_key_id', '=', created.api_key_id).executeTakeFirst())?.requests ?? 0);
+      const first = await k.use(created.secret, url, one);
+      expect(first.headers.ratelimit).toBe('"api-key";r=59;t=40');
+      expect(await leased()).toBe(3);
+      // Two more from the same lease write nothing; the other instance takes its own lease of the next three.
+      expect((await k.use(created.secret, url, one)).headers.ratelimit).toBe('"api-key";r=58;t=40');
+      expect((await k.use(created.secret, url, one)).headers.ratelimit).toBe('"api-key";r=57;t=40');
+      expect(await leased()).toBe(3);
+      expect((await k.use(created.secret, url, two)).headers.ratelimit).toBe('"api-key";r=56;t=40');
+      expect(await leased()).toBe(6);
+      // Each instance's calls come in any order; together exactly the limit is let through, then both refuse.
+      const answers = await Promise.all(Array.from({ length: 70 }, (_, i) => k.use(created.secret, url, i % 3 === 0 ? one : two)));
+      const passed = answers.filter((a) => a.statusCode === 200).length;
+      expect(passed).toBe(60 - 4);
+      expect(answers.filter((a) => a.statusCode === 429).every((a) => a.headers['retry-after'] === '40' && a.headers.ratelimit === '"api-key";r=0;t=40')).toBe(true);
+      expect(await leased()).toBeLessThanOrEqual(60 + 2 * 3);
+      t.clock.set(new Date('2026-03-15T11:01:00Z'));
+      expect((await k.use(created.secret, url, two)).statusCode).toBe(200);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it('never writes the secret to the log, also when it is refused', async () => {
     const c = await k.customer();
     const created = await k.key(c.org, c.admin);

@@ -1,23 +1,21 @@
 /**
- * "Create API key": a name, one role and its scope with the Roles tab's rules (roles the caller may not grant are
- * shown disabled; the server decides, common/policy.ts canGrant), read only, and an expiry of 30, 90 or 365 days or
- * a date up to a year ahead. The server's 400s show under their fields.
+ * "Create API key": a name, one or more roles each with its scope under the Roles tab's rules (ApiKeyRoleRows.tsx;
+ * the server decides, common/policy.ts canGrant), read only, and an expiry of 30, 90 or 365 days or a date up to a
+ * year ahead. The server's 400s show under their fields.
  */
-import { Button, Group, Modal, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { z } from 'zod';
-import { label, ROLES, SCOPES, type OrganizationRole, type Role, type Scope } from '../../../common/enums';
-import { assignableRoles, grantableBy } from '../../../common/policy';
+import { ROLES, SCOPES, type OrganizationRole } from '../../../common/enums';
 import { KEY_EXPIRY_PRESETS, MAX_KEY_DAYS, type ApiKeyBody } from '../../../common/schemas/api-keys';
 import { usePhone } from '../../components/usePhone';
 import { applyServerError, useSchemaForm } from '../../lib/forms';
-import { useCurrentOrganization } from '../../lib/session';
+import { ApiKeyRoleRows, newRoleRow, type RoleRow } from './ApiKeyRoleRows';
 
 const DAY_MS = 86_400_000;
 
 interface Values {
   name: string;
-  role: Role | null;
-  scope: Scope | null;
+  roles: RoleRow[];
   read_only: boolean;
   /** A preset's number of days, or 'date' for the date below. */
   expiry: string;
@@ -26,8 +24,8 @@ interface Values {
 
 const valuesSchema = z.object({
   name: z.string().trim().min(1, 'Give the key a name, e.g. the pipeline that uses it').max(100),
-  role: z.enum(ROLES, 'Choose a role'),
-  scope: z.enum(SCOPES, 'Choose a scope'),
+  roles: z.array(z.object({ role: z.enum(ROLES, 'Choose a role'), scope: z.enum(SCOPES, 'Choose a scope'), key: z.string() }))
+    .min(1, 'Give the key at least one role'),
   read_only: z.boolean(),
   expiry: z.string(),
   date: z.string(),
@@ -40,18 +38,15 @@ function expiresAt(values: Values, now: number): string {
 }
 
 function CreateForm({ organizationRole, onSubmit, onCancel }: { organizationRole: OrganizationRole; onSubmit: (body: ApiKeyBody) => Promise<unknown>; onCancel: () => void }) {
-  const form = useSchemaForm<Values>(valuesSchema, { name: '', role: null, scope: 'ORGANIZATION', read_only: false, expiry: '90', date: '' });
-  const assignable = assignableRoles(organizationRole);
-  const grantable = grantableBy(useCurrentOrganization()?.roles.map((a) => a.role) ?? []);
-  const roleOptions = ROLES.filter((r) => r !== 'DEVOPS' || assignable.includes('DEVOPS'))
-    .map((r) => ({ value: r, label: label(r), disabled: !assignable.includes(r) || !grantable.includes(r) }));
+  const form = useSchemaForm<Values>(valuesSchema, { name: '', roles: [newRoleRow()], read_only: false, expiry: '90', date: '' });
   const submit = async (values: Values) => {
     try {
       await onSubmit({
-        name: values.name.trim(), roles: [{ role: values.role!, scope: values.scope! }], read_only: values.read_only, date_expires: expiresAt(values, Date.now()),
+        name: values.name.trim(), roles: values.roles.map((r) => ({ role: r.role!, scope: r.scope! })), read_only: values.read_only,
+        date_expires: expiresAt(values, Date.now()),
       });
     } catch (error) {
-      applyServerError(form, error, { date_expires: 'date', roles: 'role' });
+      applyServerError(form, error, { date_expires: 'date' });
     }
   };
   const expiry = form.getValues().expiry;
@@ -59,11 +54,8 @@ function CreateForm({ organizationRole, onSubmit, onCancel }: { organizationRole
     <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Create API key">
       <Stack gap="md">
         <TextInput label="Name" description="What uses the key, e.g. ci-gateway-build." required data-autofocus maxLength={100} {...form.getInputProps('name')} />
-        <Group align="flex-start" gap="xs" grow>
-          <Select label="Role" placeholder="Choose a role" required data={roleOptions} comboboxProps={{ withinPortal: true }} {...form.getInputProps('role')} />
-          <Select label="Scope" required data={SCOPES.map((s) => ({ value: s, label: label(s) }))} comboboxProps={{ withinPortal: true }} {...form.getInputProps('scope')} />
-        </Group>
-        <Switch label="Read only" description="The key reads what its role reads and changes nothing." {...form.getInputProps('read_only', { type: 'checkbox' })} />
+        <ApiKeyRoleRows form={form} organizationRole={organizationRole} />
+        <Switch label="Read only" description="The key reads what its roles read and changes nothing." {...form.getInputProps('read_only', { type: 'checkbox' })} />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="api-key-expiry">
             Expires after
