@@ -54,7 +54,8 @@ export function apiKeyColumns(now: number, options: { organization?: boolean; re
   return [
     { header: 'Name', rowHeader: true, breakAnywhere: true, cell: (k) => k.name },
     ...(options.organization ? [{ header: 'Organization', breakAnywhere: true, cell: (k: ApiKey) => k.organization_name }] : []),
-    { header: 'State', unlabelled: true, nowrap: true, cell: (k) => <ApiKeyBadges apiKey={k} now={now} /> },
+    // Wide enough for its badges whatever the other cells hold (a long role list squeezed it to "ACT…").
+    { header: 'State', unlabelled: true, nowrap: true, width: '7rem', cell: (k) => <ApiKeyBadges apiKey={k} now={now} /> },
     { header: 'Roles', cell: (k) => k.roles.map((r) => `${label(r.role)} (${label(r.scope)})`).join(', ') },
     { header: 'Created by', breakAnywhere: true, cell: (k) => `${k.created_by.name} (${k.created_by.email})` },
     { header: 'Expires', nowrap: true, cell: (k) => formatDateTime(k.date_expires) },
