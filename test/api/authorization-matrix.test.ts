@@ -33,7 +33,7 @@ import { startOfUtcDay } from '../../common/status';
 import { licenseValidUntil } from '../../common/zones';
 import type { Database } from '../../server/db/schema';
 import type { Db } from '../../server/db/database';
-import { loadAssignments } from '../../server/auth/actor';
+import { assignmentOf, loadAssignments } from '../../server/auth/actor';
 import { parseCertificatePem } from '../../server/modules/certificates/x509';
 import { provideMasterSecret, type MasterSecret } from '../../server/modules/admin/master-secret';
 import { makeCertificate } from '../../scripts/make-certificate';
@@ -307,7 +307,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       .select(['m.member_id', 'm.organization_id', 'o.organization_role', 'm.date_member_banned', 'o.date_organization_banned'])
       .where('m.member_email', '=', email)
       .executeTakeFirstOrThrow();
-    const roles = (await loadAssignments(t.db, m.member_id, t.clock.now())).map(({ organization_name: _n, date_until: _u, ...a }) => a);
+    const roles = (await loadAssignments(t.db, m.member_id, t.clock.now())).map(assignmentOf);
     return {
       email,
       organization_id: m.organization_id,
