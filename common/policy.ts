@@ -217,6 +217,8 @@ export const SCREENS = {
   overview: (actor?: Actor | null) => canGlobally(actor, 'overview.admin'),
   apiKeys: (actor?: Actor | null) => canGlobally(actor, 'apiKey.review'),
   accessReview: (actor?: Actor | null) => holdsAny(actor, ACTIONS['access.review']),
+  /** The support person's own requests and the form to ask (issue 33 item 2): defined with canSupport below. */
+  supportAccess: (actor?: Actor | null) => supportRolesOf(actor).length > 0,
 } as const;
 
 /**

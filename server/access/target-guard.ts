@@ -14,9 +14,7 @@ import type { Db } from '../db/database';
 import { authorize, authorizeGlobal, authorizeOperator } from './authorize';
 import type { RequestActor } from '../auth/actor';
 import { isPlainText } from '../../common/schemas/text';
-import { can, canSupport } from '../../common/policy';
-import { loadTarget } from './tree';
-import { notFound } from '../errors';
+import { checkSupportRoute } from '../modules/support-access/service';
 
 /** The services' own answers for an id they do not show (their MISSING texts). */
 const CERTIFICATE = 'Certificate not found.';
@@ -39,16 +37,10 @@ type Guard = (db: Db, actor: RequestActor, params: Record<string, string>) => Pr
 const organizationOf = async (db: Db, table: 'licenses' | 'certificates', column: 'license_id' | 'distinguished_name', id: string) =>
   isPlainText(id) ? db.selectFrom(table).select('organization_id').where(column, '=', id).executeTakeFirst() : undefined;
 
-/** An organization of the support-access routes: 404 unless the caller reads it or may see its support access. */
-async function supportTarget(db: Db, actor: RequestActor, params: Record<string, string>): Promise<void> {
-  const target = await loadTarget(db, params.id, actor);
-  if (!can(actor, 'read', target) && !canSupport(actor, 'list', target)) throw notFound('Organization not found.');
-}
-
 /** The early check of a route, by its URL pattern; null for routes without a target of their own. */
 function guardOf(url: string): Guard | null {
   // Vendor support staff ask for access to organizations they cannot read yet (issue 33): seen by them too.
-  if (url.startsWith('/api/organizations/:id/support-access')) return supportTarget;
+  if (url.startsWith('/api/organizations/:id/support-access')) return (db, actor, params) => checkSupportRoute(db, actor, url.slice(4), params);
   if (url.startsWith('/api/organizations/:id')) {
     // The path's organization; below it the same "not found" its service gives for the object.
     const missing = url.includes('/certificates/:dn') ? CERTIFICATE : /\/members\/:memberId(\/(?!certificates)|$)/.test(url) ? MEMBER : undefined;

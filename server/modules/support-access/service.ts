@@ -175,6 +175,29 @@ async function requestFor(db: Db, actor: RequestActor, organizationId: string, r
   return { target, row };
 }
 
+/** The request and its organization when the actor may take `change` on it: else 404, or 403 naming why. */
+async function authorizeChange(db: Db, actor: RequestActor, organizationId: string, requestId: string, change: 'approve' | 'deny' | 'end') {
+  const found = await requestFor(db, actor, organizationId, requestId);
+  if (change === 'end') {
+    if (!canSupport(actor, 'end', found.target, found.row.member_id)) throw forbidden(REFUSALS.end);
+    return found;
+  }
+  if (found.row.member_id === actor.member_id) throw forbidden(`You cannot ${change} your own support request.`);
+  if (!canSupport(actor, 'decide', found.target)) throw forbidden(REFUSALS.decide);
+  return found;
+}
+
+/**
+ * The early check of the support-access routes that read input (access/target-guard.ts): the same refusal the service
+ * gives, before the body is parsed, so a caller who may not act is refused alike whatever it sends.
+ */
+export async function checkSupportRoute(db: Db, actor: RequestActor, url: string, params: Record<string, string>): Promise<void> {
+  const change = /\/:requestId\/(approve|deny|end)$/.exec(url)?.[1] as 'approve' | 'deny' | 'end' | undefined;
+  if (change) await authorizeChange(db, actor, params.id, params.requestId, change);
+  else if (url.endsWith('/settings')) await authorizeSupport(db, actor, 'decide', params.id);
+  else await authorizeSupport(db, actor, 'request', params.id);
+}
+
 /** Why a request cannot be decided or ended any more (409), in its state at `at`. */
 function settled(row: SupportRow, at: number): string {
   const state = stateAt(row, at);
@@ -188,9 +211,7 @@ function settled(row: SupportRow, at: number): string {
 
 /** POST …/support-access/{requestId}/approve or /deny: one of two decisions at once wins, the other is a 409. */
 export async function decide(db: Db, actor: RequestActor, organizationId: string, requestId: string, decision: 'approve' | 'deny', now: Date): Promise<SupportRequest> {
-  const { target, row } = await requestFor(db, actor, organizationId, requestId);
-  if (row.member_id === actor.member_id) throw forbidden(`You cannot ${decision} your own support request.`);
-  if (!canSupport(actor, 'decide', target)) throw forbidden(REFUSALS.decide);
+  const { target, row } = await authorizeChange(db, actor, organizationId, requestId, decision);
   const at = now.toISOString();
   if (stateAt(row, now.getTime()) !== 'REQUESTED') throw conflict(settled(row, now.getTime()));
   await db.transaction().execute(async (tx) => {
@@ -209,8 +230,7 @@ export async function decide(db: Db, actor: RequestActor, organizationId: string
 
 /** POST …/support-access/{requestId}/end: effective at the next call on every instance (the journal moves both versions). */
 export async function endAccess(db: Db, actor: RequestActor, organizationId: string, requestId: string, now: Date): Promise<SupportRequest> {
-  const { target, row } = await requestFor(db, actor, organizationId, requestId);
-  if (!canSupport(actor, 'end', target, row.member_id)) throw forbidden(REFUSALS.end);
+  const { target, row } = await authorizeChange(db, actor, organizationId, requestId, 'end');
   const at = now.toISOString();
   const state = stateAt(row, now.getTime());
   if (state !== 'REQUESTED' && state !== 'APPROVED') throw conflict(settled(row, now.getTime()));
