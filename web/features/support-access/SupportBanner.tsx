@@ -24,7 +24,7 @@ function EndNow({ organizationId, access }: { organizationId: string; access: Ac
   const act = useSupportAction();
   return (
     <>
-      <Button size="xs" color="red" variant="filled" onClick={() => setConfirming(true)} aria-label={`End support access #${access.request_id} now`}>
+      <Button size="xs" color="red.9" variant="filled" onClick={() => setConfirming(true)} aria-label={`End support access #${access.request_id} now`}>
         End now
       </Button>
       <ConfirmModal
