@@ -2,6 +2,7 @@
  * Vendor support access (issue 33 item 2): GET/POST /organizations/{id}/support-access, POST …/{requestId}/approve,
  * …/deny, …/end, PUT …/settings, GET …/active (the banners), and GET /support-access (the support person's own).
  */
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,6 +19,13 @@ const one = org.extend({ requestId: idText(20) });
 
 export const supportAccessRoutes: FastifyPluginAsyncZod = async (api) => {
   const base = '/organizations/:id/support-access';
+  /**
+   * The tenant boundary before the input (access/target-guard.ts leaves these routes to this): the service's own
+   * refusal before the body is parsed, so a caller who may not act is refused alike whatever it sends.
+   */
+  const early = async (request: FastifyRequest) => {
+    if (request.actor) await service.checkSupportRoute(api.db, request.actor, request.routeOptions.url ?? '', request.params as Record<string, string>);
+  };
 
   api.get(base, {
     schema: {
@@ -28,6 +36,7 @@ export const supportAccessRoutes: FastifyPluginAsyncZod = async (api) => {
   }, async (request) => service.listRequests(api.db, actorOf(request), request.params.id, api.now()));
 
   api.post(base, {
+    onRequest: early,
     schema: {
       summary: 'Ask for support access to an organization (or take it by break glass)', operationId: 'requestSupportAccess', tags, params: org,
       body: supportRequestBodySchema, response: { 201: supportRequestSchema },
@@ -45,6 +54,7 @@ export const supportAccessRoutes: FastifyPluginAsyncZod = async (api) => {
   }, async (request) => service.activeAccesses(api.db, actorOf(request), request.params.id, api.now()));
 
   api.put(`${base}/settings`, {
+    onRequest: early,
     schema: {
       summary: 'Set whether support access is approved automatically, and up to how many hours', operationId: 'saveSupportAccessSettings', tags, params: org,
       body: supportSettingsBodySchema, response: { 200: supportSettingsSchema },
@@ -53,6 +63,7 @@ export const supportAccessRoutes: FastifyPluginAsyncZod = async (api) => {
 
   for (const decision of ['approve', 'deny'] as const) {
     api.post(`${base}/:requestId/${decision}`, {
+      onRequest: early,
       schema: {
         summary: decision === 'approve' ? 'Approve a support access request: it runs at once, for its hours' : 'Deny a support access request',
         operationId: decision === 'approve' ? 'approveSupportAccess' : 'denySupportAccess', tags, params: one, response: { 200: supportRequestSchema },
@@ -62,6 +73,7 @@ export const supportAccessRoutes: FastifyPluginAsyncZod = async (api) => {
   }
 
   api.post(`${base}/:requestId/end`, {
+    onRequest: early,
     schema: {
       summary: 'End a support access now (or withdraw a request)', operationId: 'endSupportAccess', tags, params: one, response: { 200: supportRequestSchema },
       description: 'By the organization\'s administrators or the support person; refused from the next call on, on every instance. 409 when it has already ended, expired or been denied.',

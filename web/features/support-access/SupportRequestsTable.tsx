@@ -54,7 +54,7 @@ export function SupportRequestsTable({ requests, organization = false }: { reque
     { header: 'Request', rowHeader: true, nowrap: true, cell: (r) => `#${r.request_id}` },
     ...(organization ? [{ header: 'Organization', breakAnywhere: true, cell: (r: SupportRequest) => r.organization_name }] : []),
     {
-      header: 'State', unlabelled: true, nowrap: true,
+      header: 'State', unlabelled: true, nowrap: true, width: '9rem',
       cell: (r) => (
         <Group gap={4} wrap="nowrap">
           <Badge color={STATE_COLOR[r.state]} variant="light">{STATE_LABEL[r.state]}</Badge>
