@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'role.assigned', 'role.unassigned', 'token.created', 'token.revoked', 'member.invited',
   'api_key.created', 'api_key.revoked', 'api_key.expiring',
   'role.expiring', 'role.expired',
+  'support_access.requested', 'support_access.approved', 'support_access.denied', 'support_access.ended',
+  'support_access.expired', 'support_access.break_glass',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -46,10 +48,16 @@ export const EVENT_LABELS: Record<EventType, string> = {
   'api_key.expiring': 'API key expires soon',
   'role.expiring': 'Role ends soon',
   'role.expired': 'Role ended',
+  'support_access.requested': 'Support access requested',
+  'support_access.approved': 'Support access approved',
+  'support_access.denied': 'Support access denied',
+  'support_access.ended': 'Support access ended',
+  'support_access.expired': 'Support access expired',
+  'support_access.break_glass': 'Support access by break glass',
 };
 
 /** The object an event is about. */
-export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token' | 'invitation' | 'api_key';
+export type SubjectType = 'certificate' | 'license' | 'member' | 'organization' | 'token' | 'invitation' | 'api_key' | 'support_access';
 
 /** The version of the payload's `data` shape; receivers can rely on it (docs/decisions.md). */
 export const EVENT_DATA_VERSION = 1;

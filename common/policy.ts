@@ -12,6 +12,13 @@ export interface Assignment {
   organization_role: OrganizationRole;
   role: Role;
   scope: Scope;
+  /**
+   * Set when the assignment is a vendor support access (issue 33 item 2): the request's number, until its end. Such an
+   * assignment acts like the granted role in that one organization, but never consents to support access itself.
+   */
+  support_request?: number;
+  /** The support access was a break glass, taken without the customer's consent. */
+  break_glass?: boolean;
 }
 
 export interface Actor {
@@ -210,6 +217,8 @@ export const SCREENS = {
   overview: (actor?: Actor | null) => canGlobally(actor, 'overview.admin'),
   apiKeys: (actor?: Actor | null) => canGlobally(actor, 'apiKey.review'),
   accessReview: (actor?: Actor | null) => holdsAny(actor, ACTIONS['access.review']),
+  /** The support person's own requests and the form to ask (issue 33 item 2): defined with canSupport below. */
+  supportAccess: (actor?: Actor | null) => supportRolesOf(actor).length > 0,
 } as const;
 
 /**
@@ -346,3 +355,52 @@ export function resourceAbilities(actor: Actor | null | undefined): Action[] {
   return OBJECT_ACTIONS.resource.filter((action) => canOnOperator(actor, action));
 }
 
+
+/**
+ * Vendor support access (issue 33 item 2, docs/decisions.md "Support access"). Asked for by the operator's SUPERVISOR
+ * and DEVOPS: the supervisors answer for every customer, DevOps are the vendor's engineers who run the portal and
+ * its gateways and are the ones an incident needs. Approvers settle requests and administrators run the operator's
+ * own members; neither needs to act inside a customer. Each asks for no more than its role warrants: DevOps up to
+ * ISSUER (read, upload, request), a supervisor up to ADMINISTRATOR (members and roles). The customer's consent is
+ * given by an ADMINISTRATOR whose role is the customer's own or its partner's, never the vendor's (the vendor cannot
+ * consent for its customer), never through a support access or an API key.
+ */
+const SUPPORT_GRANTABLE: Readonly<Partial<Record<Role, readonly Role[]>>> = {
+  SUPERVISOR: ['MEMBER', 'ISSUER', 'ADMINISTRATOR'],
+  DEVOPS: ['MEMBER', 'ISSUER'],
+};
+/** The longest support access, and the longest break glass, in hours. */
+export const SUPPORT_MAX_HOURS = 72;
+export const BREAK_GLASS_MAX_HOURS = 4;
+
+const operatorStanding = (actor: Actor | null | undefined) =>
+  actor && !actor.api_key ? actor.roles.filter((a) => a.organization_role === 'OPERATOR' && !a.support_request) : [];
+
+/** The roles the actor may ask for in a support access (none: it may not ask at all). */
+export function supportRolesOf(actor: Actor | null | undefined): Role[] {
+  const roles = new Set(operatorStanding(actor).flatMap((a) => SUPPORT_GRANTABLE[a.role] ?? []));
+  return (['MEMBER', 'ISSUER', 'ADMINISTRATOR'] as Role[]).filter((r) => roles.has(r));
+}
+
+export type SupportAction = 'request' | 'breakGlass' | 'decide' | 'end' | 'list';
+
+/**
+ * May the actor take this support-access action on the organization `target` (`requester`: the request's member, for
+ * ending one's own)? The operator organization itself (no parent) is never a target: its staff have their roles.
+ */
+export function canSupport(actor: Actor | null | undefined, action: SupportAction, target: TargetOrganization, requester?: string): boolean {
+  if (!actor || target.ancestor_ids.length === 0) return false;
+  const consents = !actor.api_key && actor.roles.some((a) => a.role === 'ADMINISTRATOR' && a.organization_role !== 'OPERATOR' && !a.support_request && applies(a, target));
+  switch (action) {
+    case 'request': return supportRolesOf(actor).length > 0;
+    case 'breakGlass': return operatorStanding(actor).some((a) => a.role === 'SUPERVISOR');
+    case 'decide': return consents;
+    case 'end': return consents || (!actor.api_key && requester !== undefined && requester === actor.member_id);
+    case 'list': return consents || supportRolesOf(actor).length > 0;
+  }
+}
+
+/** The abilities the support-access page reads for an organization. */
+export function supportAbilities(actor: Actor | null | undefined, target: TargetOrganization): Array<Exclude<SupportAction, 'end'>> {
+  return (['request', 'breakGlass', 'decide', 'list'] as const).filter((a) => canSupport(actor, a, target));
+}

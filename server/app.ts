@@ -43,6 +43,7 @@ import { overviewRoutes } from './modules/overview/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { apiKeyRoutes } from './modules/api-keys/routes';
+import { supportAccessRoutes } from './modules/support-access/routes';
 import { registerNotificationWorker } from './modules/notifications/worker';
 import { registerAlertMetrics } from './modules/notifications/alert-metrics';
 
@@ -173,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(notificationRoutes);
     await api.register(webhookRoutes);
     await api.register(apiKeyRoutes);
+    await api.register(supportAccessRoutes);
   }, { prefix: '/api' });
   registerAlertMetrics(app);
   if (config.notifications.worker) registerNotificationWorker(app);

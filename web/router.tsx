@@ -75,6 +75,7 @@ const NotificationsPage = lazyRoute(() => import('./features/notifications/Notif
 const WebhookPage = lazyRoute(() => import('./features/notifications/WebhookPage'));
 const ApiKeysPage = lazyRoute(() => import('./features/api-keys/ApiKeysPage'));
 const AccessReviewPage = lazyRoute(() => import('./features/access-review/AccessReviewPage'));
+const SupportAccessPage = lazyRoute(() => import('./features/support-access/SupportAccessPage'));
 
 const AdminIndex = lazyRoute(() => import('./features/admin/AdminIndex'));
 const ADMIN_PAGES: Record<string, Page> = {
@@ -90,6 +91,7 @@ const ADMIN_PAGES: Record<string, Page> = {
   secret: lazyRoute(() => import('./features/admin/ProvideSecretPage')),
   piston: lazyRoute(() => import('./features/admin/piston/PistonPage')),
   'api-keys': lazyRoute(() => import('./features/api-keys/AdminApiKeysPage')),
+  'support-access': lazyRoute(() => import('./features/support-access/MySupportAccessPage')),
 };
 
 /** Pages below an admin screen's path (details, new), behind the same gate as the screen. */
@@ -171,6 +173,7 @@ const routes: RouteObject[] = [
               { path: 'access-review', ...page(AccessReviewPage) },
               { path: 'notifications/webhooks/:endpointId', ...page(WebhookPage) },
               { path: 'api-keys', ...page(ApiKeysPage) },
+              { path: 'support-access', ...page(SupportAccessPage) },
             ],
           },
         ],

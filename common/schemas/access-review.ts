@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ROLES, SCOPES } from '../enums';
 import { paging } from './lists';
 
-const ACCESS_KINDS = ['STANDING', 'TIME_BOXED'] as const;
+const ACCESS_KINDS = ['STANDING', 'TIME_BOXED', 'SUPPORT'] as const;
 
 export const accessReviewRowSchema = z.object({
   organization_id: z.string(),
@@ -22,12 +22,16 @@ export const accessReviewRowSchema = z.object({
   until: z.string().nullable(),
   /** The email of who granted it; null when unknown or nobody did (a sign-up through a trusted domain). */
   granted_by: z.string().nullable(),
-  kind: z.enum(ACCESS_KINDS).describe('STANDING until taken away, or TIME_BOXED: ends by itself at `until`.'),
+  kind: z.enum(ACCESS_KINDS).describe('STANDING until taken away, TIME_BOXED: ends by itself at `until`, or SUPPORT: a vendor support access running until `until`.'),
+  /** A support access's request number (its "#N"); null for a role. */
+  support_request: z.number().int().nullable(),
+  /** A support access taken by break glass, without the organization's consent. */
+  break_glass: z.boolean(),
 });
 export type AccessReviewRow = z.infer<typeof accessReviewRowSchema>;
 
 export const accessReviewQuery = z.object({
-  kind: z.enum(ACCESS_KINDS).optional().describe('Only standing or only time-boxed assignments.'),
+  kind: z.enum(ACCESS_KINDS).optional().describe('Only standing assignments, only time-boxed ones, or only the support accesses that run.'),
   ...paging,
 });
 export type AccessReviewQuery = z.infer<typeof accessReviewQuery>;

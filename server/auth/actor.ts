@@ -5,15 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/database';
-import type { Actor } from '../../common/policy';
-import type { OrganizationRole } from '../../common/enums';
+import { sql } from 'kysely';
+import type { Actor, Assignment } from '../../common/policy';
+import type { OrganizationRole, Scope } from '../../common/enums';
 import { audit } from '../db/audit';
 import { roleCounts } from '../db/role-end';
 import type { Versions } from '../db/versions';
 import { forbidden } from '../errors';
 import type { Identity } from './tokens';
 import { acceptAtSignIn } from './invitation-sign-in';
-import { readSignIn, type SignedInMember, type SignInRole } from './sign-in';
+import { readSignIn, type SignedInMember } from './sign-in';
 
 export interface RequestActor extends Actor {
   email: string;
@@ -25,18 +26,42 @@ export interface RequestActor extends Actor {
 
 /**
  * The member's assignments that count at `now`: a time-boxed one up to the instant before its end, never from its end
- * on (issue 33), whether or not the time scan has removed it yet.
+ * on (issue 33), whether or not the time scan has removed it yet; and, in the same statement, the member's vendor
+ * support accesses that run at `now` (issue 33 item 2), each as the granted role in that one organization until the
+ * instant before its end, whether or not the time scan has marked it expired (support-access/expiry.ts).
  */
 export async function loadAssignments(db: Queryable, memberId: string, now: Date) {
-  return db
+  const roles = db
     .selectFrom('role_assignments as r')
     .innerJoin('organizations as o', 'o.organization_id', 'r.organization_id')
-    .select(['r.organization_id', 'o.organization_role', 'o.organization_name', 'r.role', 'r.scope', 'r.date_until'])
+    .select([
+      'r.organization_id', 'o.organization_role', 'o.organization_name', 'r.role', 'r.scope', 'r.date_until',
+      sql<number | null>`cast(null as integer)`.as('support_request'), sql<number>`0`.as('break_glass'),
+    ])
     .where('r.member_id', '=', memberId)
-    .where(roleCounts('r', now))
-    .orderBy('o.organization_name')
-    .orderBy('r.role')
-    .execute();
+    .where(roleCounts('r', now));
+  const support = db
+    .selectFrom('support_requests as s')
+    .innerJoin('organizations as o', 'o.organization_id', 's.organization_id')
+    .select([
+      's.organization_id', 'o.organization_role', 'o.organization_name', 's.role', sql<Scope>`'ORGANIZATION'`.as('scope'), 's.date_until',
+      's.request_id as support_request', 's.break_glass',
+    ])
+    .where('s.member_id', '=', memberId)
+    .where('s.state', '=', 'APPROVED')
+    .where('s.date_until', '>', now.toISOString());
+  return roles.unionAll(support).orderBy('organization_name').orderBy('role').orderBy('support_request').execute();
+}
+
+/** An assignment as the policy reads it, from a row of loadAssignments. */
+export function assignmentOf(row: Awaited<ReturnType<typeof loadAssignments>>[number]): Assignment {
+  const { organization_id, organization_role, role, scope, support_request, break_glass } = row;
+  const assignment: Assignment = { organization_id, organization_role, role, scope };
+  if (support_request !== null && support_request !== undefined) {
+    assignment.support_request = Number(support_request);
+    if (Number(break_glass)) assignment.break_glass = true;
+  }
+  return assignment;
 }
 
 async function findMember(db: Queryable, email: string) {
@@ -119,13 +144,13 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
   if (!identity.email_verified) throw forbidden(UNVERIFIED_EMAIL, 'AccessError');
   const { versions, member: found, roles: counted } = await readSignIn(db, identity.email, now, alsoRead);
   let member: SignedInMember | undefined = found;
-  let roles: Omit<SignInRole, 'organization_name'>[] = counted;
+  let roles: Assignment[] = counted;
   if (!member) {
     // No membership yet: a pending invitation first (it names the organization and the role), else a trusted domain.
     member = ((await acceptAtSignIn(db, identity, now)) ? await findMember(db, identity.email) : undefined)
       ?? (await signUpByDomain(db, identity, now)) ?? undefined;
     if (!member) throw forbidden('Your email address belongs to no organization of the portal.', 'AuthWelcome');
-    roles = await loadAssignments(db, member.member_id, now);
+    roles = (await loadAssignments(db, member.member_id, now)).map(assignmentOf);
   }
   if (member.date_organization_banned) {
     throw forbidden(`${member.organization_name} is banned from the portal.`, 'AccessError');
@@ -140,7 +165,7 @@ export async function resolveActor(db: Db, identity: Identity, now: Date, alsoRe
     organization_id: member.organization_id,
     organization_name: member.organization_name,
     organization_role: member.organization_role as OrganizationRole,
-    roles: roles.map(({ organization_id, organization_role, role, scope }) => ({ organization_id, organization_role, role, scope })),
+    roles,
     versions,
   };
 }

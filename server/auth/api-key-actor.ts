@@ -17,7 +17,7 @@ import { keptFor } from '../db/kept';
 import { stampOf, versionsText, type Versions } from '../db/versions';
 import { forbidden, unauthorized } from '../errors';
 import { findKeyByHash, readKeyVersions } from './api-key-store';
-import { loadAssignments, type RequestActor } from './actor';
+import { assignmentOf, loadAssignments, type RequestActor } from './actor';
 import { hashKeySecret, sameHash, wellFormedKey } from './api-key-secret';
 
 /** What a key's call knows of its key besides the actor. */
@@ -150,7 +150,7 @@ async function loadKey(db: Db, hash: string, versions: Versions, now: Date): Pro
     member_id: row.creator_id,
     organization_id: row.organization_id,
     organization_role: organizationRole,
-    roles: creatorRoles.map(({ organization_name: _n, date_until: _u, ...a }) => a),
+    roles: creatorRoles.map(assignmentOf),
   };
   const target = await loadTarget(db, row.organization_id, { versions });
   const beyond = roles.find(({ role, scope }) => !assignableRoles(organizationRole).includes(role)

@@ -13,7 +13,8 @@ import { isPlainText } from '../../common/schemas/text';
 import { resolveKeyActor, type KeyActor } from './api-key-actor';
 import { KeyBudgets, limitKey, noteKeyUse } from './api-key-limits';
 import { looksLikeKey } from './api-key-secret';
-import { actingKey } from '../db/audit';
+import { actingKey, actingSupport } from '../db/audit';
+import type { Actor } from '../../common/policy';
 
 type AuthMode = 'member' | 'public' | 'self';
 
@@ -59,6 +60,13 @@ export function registerAuth(api: FastifyInstance, verifier: TokenVerifier): voi
   api.addHook('onRequest', (request, _reply, done) => {
     const key = request.actor && 'key' in request.actor ? (request.actor as KeyActor).key : undefined;
     if (key) actingKey.run(key.label, done);
+    else done();
+  });
+  // The same for a person acting under vendor support accesses (issue 33): what it changes in such an organization
+  // is journaled as done "name (vendor support, request #N)". Nothing for everyone else.
+  api.addHook('onRequest', (request, _reply, done) => {
+    const labels = request.actor && supportLabels(request.actor);
+    if (labels) actingSupport.run(labels, done);
     else done();
   });
 }
@@ -143,4 +151,13 @@ export async function authenticateMember(api: FastifyInstance, request: FastifyR
 export function actorOf(request: FastifyRequest): RequestActor {
   if (!request.actor) throw new HttpError(401, 'Please sign in.');
   return request.actor;
+}
+
+/** How the journal names the actor in each organization it acts in under a support access; null when it has none. */
+export function supportLabels(actor: Actor & { name?: string }): Map<string, string> | null {
+  const support = actor.roles.filter((a) => a.support_request !== undefined);
+  if (support.length === 0) return null;
+  return new Map(support.map((a) => [
+    a.organization_id, `${actor.name ?? actor.member_id} (vendor support${a.break_glass ? ', break glass' : ''}, request #${a.support_request})`,
+  ]));
 }

@@ -1,10 +1,12 @@
 /**
  * The statement of a person's sign-in: in one read, the versions the request depends on (db/versions.ts), the member
  * found by email with their organization, and their roles that count at the request's instant (db/role-end.ts's
- * condition). One statement is one snapshot, so the member and the roles are exactly as new as the versions, and
+ * condition) with the vendor support accesses that run then, each as its role in its one organization
+ * (modules/support-access; auth/actor.ts loadAssignments reads the same for a person who just joined). One statement is one snapshot, so the member and the roles are exactly as new as the versions, and
  * a ban, a role change or a role's end is seen at the very next call on every instance without anything kept.
  */
 import type { OrganizationRole, Role, Scope } from '../../common/enums';
+import type { Assignment } from '../../common/policy';
 import { readRows, type Queryable } from '../db/database';
 import { versionsOf, versionsText, type Versions } from '../db/versions';
 
@@ -18,6 +20,13 @@ const ROLES = `select 'role', r.organization_id, null, r.role, r.scope, o.organi
   from members m join role_assignments r on r.member_id = m.member_id
   join organizations o on o.organization_id = r.organization_id
   where m.member_email = ? and (r.date_until is null or r.date_until > ?)`;
+
+/** Text in every engine: the union's columns are the member's, all text. */
+const SUPPORT = `select 'support', s.organization_id, null, s.role, 'ORGANIZATION', o.organization_role, o.organization_name,
+    cast(s.request_id as text), cast(s.break_glass as text), null
+  from members m join support_requests s on s.member_id = m.member_id
+  join organizations o on o.organization_id = s.organization_id
+  where m.member_email = ? and s.state = 'APPROVED' and s.date_until > ?`;
 
 /** The member's columns beyond `kind, organization_id, version` (c1…c7 in the union). */
 const WIDTH = 7;
@@ -33,20 +42,14 @@ export interface SignedInMember {
   date_organization_banned: string | null;
 }
 
-export interface SignInRole {
-  organization_id: string;
-  organization_role: OrganizationRole;
-  organization_name: string;
-  role: Role;
-  scope: Scope;
-}
+type SignInRole = Assignment & { organization_name: string };
 
 export interface SignIn {
   versions: Versions;
   /** Undefined: no member has this email (yet). */
   member?: SignedInMember;
-  /** The member's roles that count at the instant asked for, by organization name, then role. */
-  roles: SignInRole[];
+  /** The member's roles and support accesses that count at the instant asked for, by organization name, then role. */
+  roles: Assignment[];
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -54,8 +57,10 @@ const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 /** The sign-in of `email` at `now`, with the versions of the path's organizations `pathIds`. */
 export async function readSignIn(db: Queryable, email: string, now: Date, pathIds: readonly string[]): Promise<SignIn> {
   const ids = [...new Set(pathIds)];
-  const rows = await readRows(db, versionsText([MEMBER, ROLES], ids.length, WIDTH), [email, email, now.toISOString(), ...ids]);
+  const at = now.toISOString();
+  const rows = await readRows(db, versionsText([MEMBER, ROLES, SUPPORT], ids.length, WIDTH), [email, email, at, email, at, ...ids]);
   const signIn: SignIn = { versions: versionsOf(rows), roles: [] };
+  const roles: SignInRole[] = [];
   for (const row of rows) {
     if (row.kind === 'member') {
       signIn.versions.memberOrganization = String(row.organization_id);
@@ -64,14 +69,20 @@ export async function readSignIn(db: Queryable, email: string, now: Date, pathId
         organization_id: String(row.organization_id), organization_name: String(row.c5), organization_role: String(row.c6),
         date_organization_banned: text(row.c7),
       };
-    } else if (row.kind === 'role') {
-      signIn.roles.push({
+    } else if (row.kind === 'role' || row.kind === 'support') {
+      const role: SignInRole = {
         organization_id: String(row.organization_id), role: row.c1 as Role, scope: row.c2 as Scope,
         organization_role: row.c3 as OrganizationRole, organization_name: String(row.c4),
-      });
+      };
+      if (row.kind === 'support') {
+        role.support_request = Number(row.c5);
+        if (Number(row.c6)) role.break_glass = true;
+      }
+      roles.push(role);
     }
   }
-  signIn.roles.sort((a, b) => (a.organization_name === b.organization_name ? cmp(a.role, b.role) : cmp(a.organization_name, b.organization_name)));
+  roles.sort((a, b) => (a.organization_name === b.organization_name ? cmp(a.role, b.role) || (a.support_request ?? 0) - (b.support_request ?? 0) : cmp(a.organization_name, b.organization_name)));
+  signIn.roles = roles.map(({ organization_name: _, ...assignment }) => assignment);
   return signIn;
 }
 

@@ -26,7 +26,9 @@ export type AuditReason =
   | 'NOTIFICATION_SETTINGS_SAVED' | 'NOTICE_SENT' | 'NOTICE_FAILED'
   | 'WEBHOOK_CREATED' | 'WEBHOOK_SAVED' | 'WEBHOOK_REMOVED' | 'WEBHOOK_SECRET_ROTATED' | 'WEBHOOK_REDELIVERED'
   | 'WEBHOOK_DELIVERY_FAILED'
-  | 'API_KEY_CREATED' | 'API_KEY_REVOKED';
+  | 'API_KEY_CREATED' | 'API_KEY_REVOKED'
+  | 'SUPPORT_ACCESS_REQUESTED' | 'SUPPORT_ACCESS_APPROVED' | 'SUPPORT_ACCESS_DENIED' | 'SUPPORT_ACCESS_ENDED' | 'SUPPORT_ACCESS_EXPIRED'
+  | 'SUPPORT_ACCESS_BREAK_GLASS' | 'SUPPORT_ACCESS_SETTINGS_SAVED';
 
 /** The records that are events too, and which. */
 const EVENT_OF: Partial<Record<AuditReason, EventType>> = {
@@ -52,6 +54,12 @@ const EVENT_OF: Partial<Record<AuditReason, EventType>> = {
   INVITATION_RESENT: 'member.invited',
   API_KEY_CREATED: 'api_key.created',
   API_KEY_REVOKED: 'api_key.revoked',
+  SUPPORT_ACCESS_REQUESTED: 'support_access.requested',
+  SUPPORT_ACCESS_APPROVED: 'support_access.approved',
+  SUPPORT_ACCESS_DENIED: 'support_access.denied',
+  SUPPORT_ACCESS_ENDED: 'support_access.ended',
+  SUPPORT_ACCESS_EXPIRED: 'support_access.expired',
+  SUPPORT_ACCESS_BREAK_GLASS: 'support_access.break_glass',
 };
 
 /** What a record is about: the event's subject, and what its data says of it. */
@@ -72,6 +80,11 @@ export interface AuditEntry {
   now: Date;
   /** Required for the reasons that are events. */
   subject?: AuditSubject;
+  /**
+   * The second record of one change, in another organization's journal (a support request is journaled on the
+   * customer's side and the operator's): the event is the first record's, so it is told once.
+   */
+  echo?: true;
 }
 
 /**
@@ -81,9 +94,17 @@ export interface AuditEntry {
  */
 export const actingKey = new AsyncLocalStorage<string>();
 
+/**
+ * The vendor support accesses a request acts under (auth/hook.ts), by organization: a record in such an organization's
+ * journal names the person "name (vendor support, request #N)" (issue 33), in every module alike.
+ */
+export const actingSupport = new AsyncLocalStorage<ReadonlyMap<string, string>>();
+
 export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
   const key = actingKey.getStore();
   if (key) entry = { ...entry, message: `${key}: ${entry.message}` };
+  const support = entry.organization_id ? actingSupport.getStore()?.get(entry.organization_id) : undefined;
+  if (support) entry = { ...entry, message: `${support}: ${entry.message}` };
   await db
     .insertInto('audit_records')
     .values({
@@ -95,7 +116,7 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
     })
     .execute();
   const type = EVENT_OF[entry.reason];
-  if (!type) return;
+  if (!type || entry.echo) return;
   if (!entry.subject) throw new Error(`audit ${entry.reason}: an event needs its subject`);
   await recordEvent(db, {
     type, organization_id: entry.organization_id, subject: entry.subject, now: entry.now,

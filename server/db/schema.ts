@@ -337,6 +337,34 @@ interface ApiKeyWindowsTable {
   requests: number;
 }
 
+/** Vendor support access requests (migration 0029): `request_id` is the "#N" the journal and banners name. */
+export interface SupportRequestsTable {
+  request_id: Generated<number>;
+  organization_id: string;
+  member_id: string;
+  requester_organization_id: string;
+  requester_name: string;
+  requester_email: string;
+  role: Role;
+  reason: string;
+  hours: number;
+  break_glass: number;
+  state: 'REQUESTED' | 'APPROVED' | 'DENIED' | 'ENDED' | 'EXPIRED';
+  date_requested: string;
+  date_decided: string | null;
+  decided_by: string | null;
+  date_until: string | null;
+  date_ended: string | null;
+  ended_by: string | null;
+}
+
+/** An organization's "approve support access automatically" and its longest access (migration 0029). */
+interface SupportAccessSettingsTable {
+  organization_id: string;
+  auto_approve: number;
+  max_hours: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
@@ -367,6 +395,8 @@ export interface Database {
   invitations: InvitationsTable;
   api_keys: ApiKeysTable;
   api_key_windows: ApiKeyWindowsTable;
+  support_requests: SupportRequestsTable;
+  support_access_settings: SupportAccessSettingsTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

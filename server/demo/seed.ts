@@ -43,6 +43,8 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'admin@operator.example', name: 'Adam Admin', organization: 'operator', role: 'ADMINISTRATOR', scope: 'COOPERATION' },
   { email: 'approver@operator.example', name: 'April Approver', organization: 'operator', role: 'APPROVER', scope: 'COOPERATION' },
   { email: 'devops@operator.example', name: 'Devon Devops', organization: 'operator', role: 'DEVOPS', scope: 'COOPERATION' },
+  // Vendor support access (issue 33): a DevOps engineer whose role reaches only the operator, who asks customers for access.
+  { email: 'support@operator.example', name: 'Sam Support', organization: 'operator', role: 'DEVOPS', scope: 'ORGANIZATION' },
   { email: 'admin@northwind.example', name: 'Nora Northwind', organization: 'northwind', role: 'ADMINISTRATOR', scope: 'COOPERATION' },
   { email: 'issuer@northwind.example', name: 'Ivan Issuer', organization: 'northwind', role: 'ISSUER', scope: 'ORGANIZATION' },
   { email: 'issuer@contoso.example', name: 'Isla Contoso', organization: 'contoso', role: 'ISSUER', scope: 'ORGANIZATION' },

@@ -53,7 +53,7 @@ describe.each(dialects)('access review on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('organization_id,organization_name,member_id,member_email,name,role,scope,kind,since,until,granted_by');
+    expect(lines[0]).toBe('organization_id,organization_name,member_id,member_email,name,role,scope,kind,since,until,granted_by,support_request,break_glass');
     const json = (await review(w.partnerAdmin.email, '?limit=1000')).json() as unknown[];
     expect(lines).toHaveLength(json.length + 1);
     const record = await t.db.selectFrom('audit_records').select('message').where('reason', '=', 'LIST_EXPORTED')

@@ -27,13 +27,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
-import { ACTIONS, can, canGlobally, canGrant, canInvite, SCREENS, type Action, type Actor, type TargetOrganization } from '../../common/policy';
+import {
+  ACTIONS, can, canGlobally, canGrant, canInvite, canSupport, SCREENS, type Action, type Actor, type SupportAction, type TargetOrganization,
+} from '../../common/policy';
 import type { OrganizationRole, Role, Scope } from '../../common/enums';
 import { startOfUtcDay } from '../../common/status';
 import { licenseValidUntil } from '../../common/zones';
 import type { Database } from '../../server/db/schema';
 import type { Db } from '../../server/db/database';
-import { loadAssignments } from '../../server/auth/actor';
+import { assignmentOf, loadAssignments } from '../../server/auth/actor';
 import { parseCertificatePem } from '../../server/modules/certificates/x509';
 import { provideMasterSecret, type MasterSecret } from '../../server/modules/admin/master-secret';
 import { makeCertificate } from '../../scripts/make-certificate';
@@ -287,6 +289,9 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
   const readers = {} as Record<OrganizationKey, { member: string; certificate: string; license: string }>;
   let resource = '';
   let operator: TargetOrganization;
+  /** The person whose support access to the customer runs (it has an open request there), and a requester of fixtures. */
+  let supportRunning = '';
+  let supportRequester = '';
 
   /** The target as the server builds it (access/tree.ts loadTarget): the parent chain, nearest first. */
   async function parentChains(): Promise<(id: string) => TargetOrganization> {
@@ -307,7 +312,7 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       .select(['m.member_id', 'm.organization_id', 'o.organization_role', 'm.date_member_banned', 'o.date_organization_banned'])
       .where('m.member_email', '=', email)
       .executeTakeFirstOrThrow();
-    const roles = (await loadAssignments(t.db, m.member_id, t.clock.now())).map(({ organization_name: _n, date_until: _u, ...a }) => a);
+    const roles = (await loadAssignments(t.db, m.member_id, t.clock.now())).map(assignmentOf);
     return {
       email,
       organization_id: m.organization_id,
@@ -336,7 +341,21 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     const until = (id: string, at: Date) => t.db.updateTable('role_assignments').set({ date_until: at.toISOString() }).where('member_id', '=', id).execute();
     await until(running.id, new Date(t.clock.now().getTime() + 30 * DAY));
     await until(ended.id, t.clock.now());
-    for (const email of [...PEOPLE.map((key) => w[key].email), running.email, ended.email]) {
+    // Vendor support access (issue 33 item 2): a DevOps engineer whose own role reaches only the operator, with a MEMBER
+    // access to the customer that runs (exactly MEMBER's allows there), and one whose access ended at this instant (0).
+    const supportActive = await make.member(w.operator, { role: 'DEVOPS', scope: 'ORGANIZATION' });
+    const supportEnded = await make.member(w.operator, { role: 'DEVOPS', scope: 'ORGANIZATION' });
+    for (const [person, until] of [[supportActive, iso(t.clock.now().getTime() + 3_600_000)], [supportEnded, t.clock.now().toISOString()]] as const) {
+      await t.db.insertInto('support_requests').values({
+        organization_id: w.customer.id, member_id: person.id, requester_organization_id: w.operator.id, requester_name: person.name,
+        requester_email: person.email, role: 'MEMBER', reason: 'matrix', hours: 1, break_glass: 0, state: 'APPROVED',
+        date_requested: t.clock.now().toISOString(), date_decided: t.clock.now().toISOString(), decided_by: w.partnerAdmin.email,
+        date_until: until, date_ended: null, ended_by: null,
+      }).execute();
+    }
+    supportRunning = supportActive.email;
+    supportRequester = (await make.member(w.operator, { role: 'DEVOPS', scope: 'ORGANIZATION' })).id;
+    for (const email of [...PEOPLE.map((key) => w[key].email), running.email, ended.email, supportActive.email, supportEnded.email]) {
       people.push(await person(email));
       headers.set(email, await t.as(email));
     }
@@ -402,6 +421,10 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       endpoints: await t.db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId).orderBy('endpoint_id').execute(),
       deliveries: await t.db.selectFrom('webhook_deliveries').innerJoin('webhook_endpoints', 'webhook_endpoints.endpoint_id', 'webhook_deliveries.endpoint_id')
         .select(['delivery_id', 'status']).where('organization_id', '=', organizationId).orderBy('delivery_id').execute(),
+    }),
+    support: (organizationId: string) => async () => ({
+      requests: await t.db.selectFrom('support_requests').selectAll().where('organization_id', '=', organizationId).orderBy('request_id').execute(),
+      settings: await t.db.selectFrom('support_access_settings').selectAll().where('organization_id', '=', organizationId).executeTakeFirst(),
     }),
     token: (id: string) => () => t.db.selectFrom('api_tokens').selectAll().where('token_id', '=', id).executeTakeFirst(),
     apiKeys: (organizationId: string) => () => t.db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).orderBy('api_key_id').execute(),
@@ -961,6 +984,29 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
       make: async (c, fx) => ({ method: 'DELETE', url: `${orgUrl(c)}/api-keys/${fx.apiKey(c.org.id)}`, state: state.apiKeys(c.org.id) }),
     },
     'GET /api/api-keys': { kind: 'operator', ok: 200, allowed: (a) => canGlobally(a, 'apiKey.review'), make: async () => ({ method: 'GET', url: '/api/api-keys' }) },
+    // Vendor support access (issue 33 item 2): the policy's canSupport decides; the organization is seen by those who
+    // read it or may see its support access (404 for everyone else); a decision journals on both sides.
+    'GET /api/organizations/{id}/support-access': {
+      kind: 'org', ok: 200, expect: (c) => supportExpect(c, 'list', 200),
+      make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/support-access` }),
+    },
+    'POST /api/organizations/{id}/support-access': {
+      kind: 'org', ok: 201, journaled: 2,
+      // The person whose access to the customer runs has an open request there: a second one is a 409.
+      expect: (c) => (c.person.email === supportRunning && c.org.key === 'customer' && supportAllowed(c, 'request') ? 409 : supportExpect(c, 'request', 201)),
+      make: async (c) => ({ method: 'POST', url: `${orgUrl(c)}/support-access`, payload: { reason: 'matrix', hours: 2 }, state: state.support(c.org.id) }),
+    },
+    'GET /api/organizations/{id}/support-access/active': {
+      kind: 'org', action: 'read', ok: 200, make: async (c) => ({ method: 'GET', url: `${orgUrl(c)}/support-access/active` }),
+    },
+    'PUT /api/organizations/{id}/support-access/settings': {
+      kind: 'org', ok: 200, expect: (c) => supportExpect(c, 'decide', 200),
+      make: async (c) => ({ method: 'PUT', url: `${orgUrl(c)}/support-access/settings`, payload: { auto_approve: false, max_hours: 4 }, state: state.support(c.org.id) }),
+    },
+    'POST /api/organizations/{id}/support-access/{requestId}/approve': decision('approve'),
+    'POST /api/organizations/{id}/support-access/{requestId}/deny': decision('deny'),
+    'POST /api/organizations/{id}/support-access/{requestId}/end': decision('end'),
+    'GET /api/support-access': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/support-access' }) },
     'GET /api/notices': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/notices' }) },
     // A read mark is the reader's own, like a mail client's: not a change of the organization's (docs/decisions.md "Notifications").
     'POST /api/notices/read': { kind: 'member', ok: 200, journaled: 0, make: async () => ({ method: 'POST', url: '/api/notices/read', payload: {} }) },
@@ -970,6 +1016,39 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     'GET /api/piston/certs': { kind: 'operator', ok: 200, noKeys: true, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/certs' }) },
     'GET /api/piston/statistics': { kind: 'operator', ok: 200, noKeys: true, allowed: (a) => SCREENS.piston(a), make: async () => ({ method: 'GET', url: '/api/piston/statistics' }) },
   };
+
+  /** Whether the policy allows the support-access action on the case's organization. */
+  function supportAllowed(c: Omit<Case, 'call'>, action: SupportAction): boolean {
+    return canSupport(c.person.actor, action, c.org.target);
+  }
+  /** 404 where the caller neither reads the organization nor may see its support access, 403 where not allowed, else `ok`. */
+  function supportExpect(c: Case, action: SupportAction, ok: number): number {
+    if (supportAllowed(c, action)) return ok;
+    return can(c.person.actor, 'read', c.org.target) || supportAllowed(c, 'list') ? 403 : 404;
+  }
+  /**
+   * A decision on a fresh waiting request of another support person: refused unless the caller consents (decide; the
+   * matrix's people are never the requester); support staff who may list see only their own requests (404).
+   */
+  function decision(what: 'approve' | 'deny' | 'end'): Route {
+    return {
+      kind: 'org', ok: 200, journaled: 2,
+      expect: (c) => {
+        const list = supportAllowed(c, 'list');
+        if (!list) return can(c.person.actor, 'read', c.org.target) ? 403 : 404;
+        return supportAllowed(c, 'decide') ? 200 : 404;
+      },
+      make: async (c) => {
+        const at = t.clock.now().toISOString();
+        const { request_id: id } = await t.db.insertInto('support_requests').values({
+          organization_id: c.org.id, member_id: supportRequester, requester_organization_id: operator.organization_id, requester_name: 'Matrix support',
+          requester_email: 'support@matrix.example', role: 'MEMBER', reason: 'matrix', hours: 1, break_glass: 0, state: 'REQUESTED',
+          date_requested: at, date_decided: null, decided_by: null, date_until: null, date_ended: null, ended_by: null,
+        }).returning('request_id').executeTakeFirstOrThrow();
+        return { method: 'POST', url: `${orgUrl(c)}/support-access/${id}/${what}`, state: state.support(c.org.id) };
+      },
+    };
+  }
 
   /** The bulk actions, the policy's action of each and the state an item needs for it. */
   const BULK_CERTIFICATES = {

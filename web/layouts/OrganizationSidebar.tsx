@@ -11,6 +11,7 @@ import {
   IconShieldCheck,
   IconCertificate,
   IconFileDescription,
+  IconHeadset,
   IconKey,
   IconLayoutDashboard,
   IconNotebook,
@@ -33,6 +34,7 @@ const ICONS: Record<string, typeof IconCertificate> = {
   notifications: IconBell,
   'api-keys': IconApi,
   'access-review': IconShieldCheck,
+  'support-access': IconHeadset,
 };
 
 export function OrganizationSidebar() {

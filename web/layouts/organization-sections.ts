@@ -13,6 +13,8 @@ const GATED_SECTIONS: readonly { path: string; label: string; action: Action }[]
   { path: 'notifications', label: 'Notifications', action: 'notifications.manage' },
   { path: 'api-keys', label: 'API keys', action: 'apiKey.manage' },
   { path: 'access-review', label: 'Access review', action: 'access.review' },
+  // Those who consent to vendor support, or ask for it, hold one of these roles (the page says what each may do).
+  { path: 'support-access', label: 'Support access', action: 'access.review' },
 ];
 
 /** The sections of an organization the caller sees in the sidebar, in order. */

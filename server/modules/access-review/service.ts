@@ -52,6 +52,8 @@ const COLUMNS: CsvColumn<AccessReviewRow>[] = [
   { header: 'since', value: (r) => r.since },
   { header: 'until', value: (r) => r.until },
   { header: 'granted_by', value: (r) => r.granted_by },
+  { header: 'support_request', value: (r) => (r.support_request === null ? null : String(r.support_request)) },
+  { header: 'break_glass', value: (r) => (r.kind === 'SUPPORT' ? String(r.break_glass) : null) },
 ];
 
 function exportRows(db: Db, organizations: 'all' | string[], query: AccessReviewExportQuery, now: () => Date, onEnd: ReturnType<typeof journalExport>, name: string) {

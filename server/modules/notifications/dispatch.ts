@@ -39,6 +39,7 @@ function linkOf(event: Pick<EventRow, 'organization_id' | 'subject_type' | 'subj
     case 'organization': return `${base}/overview`;
     case 'invitation': return `${base}/members`;
     case 'api_key': return `${base}/api-keys`;
+    case 'support_access': return `${base}/support-access`;
     default: return `${base}/auditrecords`;
   }
 }
@@ -62,13 +63,27 @@ async function recipients(tx: Tx, organizationId: string, roles: string[], now: 
 /** The ends of time-boxed roles are told to the holder and the organization's administrators whatever its rules (issue 33). */
 const ROLE_ENDS: ReadonlySet<string> = new Set<EventType>(['role.expiring', 'role.expired']);
 
-/** The role's holder (the event's subject) and the administrators of its organization, not banned. */
+/**
+ * A support access's requests and changes are told to the organization's administrators, who consent, and to the
+ * support person, whatever the organization's rules (issue 33 item 2); a break glass by every channel (below).
+ */
+const SUPPORT_EVENT = 'support_access.';
+const BREAK_GLASS: EventType = 'support_access.break_glass';
+
+/**
+ * Those an event concerns whatever the rules, not banned: for a role's end, its holder (the event's subject) and the
+ * organization's administrators; for a support access, the administrators and the support person.
+ */
 async function roleEndRecipients(tx: Tx, event: EventRow, now: Date) {
-  if (!ROLE_ENDS.has(event.event_type) || !event.organization_id) return [];
+  const support = event.event_type.startsWith(SUPPORT_EVENT);
+  if ((!ROLE_ENDS.has(event.event_type) && !support) || !event.organization_id) return [];
   const administrators = await recipients(tx, event.organization_id, ['ADMINISTRATOR'], now);
+  const personId = support
+    ? String((JSON.parse(event.data) as { subject?: { requester_member_id?: string } }).subject?.requester_member_id ?? '')
+    : event.subject_id;
   const holder = await tx.selectFrom('members').select(['member_id', 'member_email'])
-    .where('member_id', '=', event.subject_id).where('date_member_banned', 'is', null).execute();
-  return [...holder, ...administrators.filter((a) => a.member_id !== event.subject_id)];
+    .where('member_id', '=', personId).where('date_member_banned', 'is', null).execute();
+  return [...holder, ...administrators.filter((a) => a.member_id !== personId)];
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -141,7 +156,8 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
       const trusted = settings.extra_addresses.length ? await trustedDomainsOf(tx, event.organization_id) : new Set<string>();
       const extra = told ? settings.extra_addresses.filter((a) => trusted.has(domainOf(a))) : [];
       const addresses = [...new Set([...members.map((m) => m.member_email), ...extra])];
-      if (options.mail && settings.email && addresses.length) {
+      // A break glass is mailed even where the organization turned its mails off: it must not go unseen.
+      if (options.mail && (settings.email || type === BREAK_GLASS) && addresses.length) {
         await queueMail(tx, event, addresses, event.organization_id, 'your organization\'s notification rules', now, options);
       }
     }
@@ -151,7 +167,8 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
     const owners = [...new Set([event.organization_id, ...(operator ? [operator] : [])])];
     const endpoints = await tx.selectFrom('webhook_endpoints').select(['endpoint_id', 'events'])
       .where('organization_id', 'in', owners).where('active', '=', 1).execute();
-    const subscribed = endpoints.filter((e) => (JSON.parse(e.events) as string[]).includes(type));
+    // A break glass goes to every active endpoint of the organization, subscribed to it or not.
+    const subscribed = endpoints.filter((e) => type === BREAK_GLASS || (JSON.parse(e.events) as string[]).includes(type));
     if (subscribed.length) {
       // Standard Webhooks' payload: type, timestamp, data; the same bytes on every attempt.
       const payload = JSON.stringify({ type, timestamp: event.date_created, data: JSON.parse(event.data) });

@@ -19,6 +19,7 @@ import { isPostgres, type Db, type Tx } from '../../db/database';
 import { certificateSubject } from '../certificates/service';
 import { licenseSubject } from '../licenses/service';
 import { roleExpired, roleExpiring } from './role-ends';
+import { supportExpired } from '../support-access/expiry';
 
 const DAY = 86_400_000;
 
@@ -127,7 +128,7 @@ export async function scanTime(db: Db, now: Date): Promise<number> {
     const at = now.toISOString();
     await tx.insertInto('scan_state').values({ id: 1, date_scanned: at }).onConflict((oc) => oc.column('id').doUpdateSet({ date_scanned: at })).execute();
     // Roles whose end has come are removed whatever the interval: the delete itself says whether it was done.
-    const ended = await roleExpired(tx, now);
+    const ended = (await roleExpired(tx, now)) + (await supportExpired(tx, now));
     // The first scan, or a clock set back: the interval starts now (the marks keep what was told).
     if (!last || last.date_scanned >= at) return ended;
     const from = Date.parse(last.date_scanned);

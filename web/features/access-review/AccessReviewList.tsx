@@ -27,13 +27,19 @@ const columns = (organizations: boolean): DataColumn<AccessReviewRow>[] => [
   { header: 'Until', nowrap: true, cell: (r) => (r.until ? formatDateMinute(r.until) : '-') },
   { header: 'Granted by', breakAnywhere: true, cell: (r) => r.granted_by ?? 'not recorded' },
   // Words, not badges: a badge's capitals are cut short in a table of seven columns at laptop width.
-  { header: 'Kind', nowrap: true, cell: (r) => (r.kind === 'TIME_BOXED' ? <Text size="sm" fw={700}>Time-boxed</Text> : <Text size="sm">Standing</Text>) },
+  {
+    header: 'Kind', nowrap: true,
+    cell: (r) => r.kind === 'SUPPORT'
+      ? <Text size="sm" fw={700} c={r.break_glass ? 'red' : undefined}>{`Vendor support #${r.support_request}${r.break_glass ? ', break glass' : ''}`}</Text>
+      : r.kind === 'TIME_BOXED' ? <Text size="sm" fw={700}>Time-boxed</Text> : <Text size="sm">Standing</Text>,
+  },
 ];
 
 const KINDS = [
   { value: 'ALL', label: 'All' },
   { value: 'STANDING', label: 'Standing' },
   { value: 'TIME_BOXED', label: 'Time-boxed' },
+  { value: 'SUPPORT', label: 'Vendor support' },
 ];
 
 /** `organizationId` null: every organization the caller may review (the admin area). */

@@ -21,6 +21,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { screen: 'secret', path: 'secret', label: 'Provide Secret' },
   { screen: 'piston', path: 'piston', label: 'Piston Resources' },
   { screen: 'apiKeys', path: 'api-keys', label: 'API Keys' },
+  { screen: 'supportAccess', path: 'support-access', label: 'Support Access' },
 ];
 
 export const adminPath = (path: string) => `/admin/${path}`;

@@ -11,6 +11,7 @@ const GROUPS: { title: string; prefixes: string[] }[] = [
   { title: 'Licenses', prefixes: ['license.'] },
   { title: 'Members and organizations', prefixes: ['member.', 'organization.', 'role.'] },
   { title: 'Tokens and API keys', prefixes: ['token.', 'api_key.'] },
+  { title: 'Vendor support access', prefixes: ['support_access.'] },
 ];
 
 export const EVENT_GROUPS: EventGroup[] = GROUPS.map(({ title, prefixes }) => ({
