@@ -31,6 +31,7 @@ import * as apiKeys from './migrations/20261130_0025_api_keys';
 import * as gatewayTokens from './migrations/20261130_0026_gateway_tokens';
 import * as invitations from './migrations/20261130_0027_invitations';
 import * as roleUntil from './migrations/20261130_0028_role_until';
+import * as approvalDigest from './migrations/20261201_0030_approval_digest';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '20261130_0026_gateway_tokens': gatewayTokens,
   '20261130_0027_invitations': invitations,
   '20261130_0028_role_until': roleUntil,
+  '20261201_0030_approval_digest': approvalDigest,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
