@@ -61,7 +61,7 @@ export const markReadBodySchema = strictBody({
 });
 
 /** How a person who settles approvals is mailed about them (issue 34): one mail per request, or one digest a day. */
-export const APPROVAL_MAIL = ['each', 'digest'] as const;
+const APPROVAL_MAIL = ['each', 'digest'] as const;
 
 /** The local hour at which a daily digest is mailed, in the person's zone (docs/decisions.md "Approval digest"). */
 export const DIGEST_HOUR = 7;

@@ -31,7 +31,7 @@ interface Chooser {
   time_zone: string;
 }
 
-export interface Waiting {
+interface Waiting {
   count: number;
   /** The request that has waited longest: what it is and since when. */
   oldest: { what: string; organization_name: string; date_created: string } | null;
@@ -40,7 +40,7 @@ export interface Waiting {
 type Row = { organization_name: string; date_created: string };
 
 /** The approval requests waiting on this person's Pending Tasks at `now`: its two lists' totals and first rows. */
-export async function waitingFor(db: Queryable, actor: Actor, now: Date): Promise<Waiting> {
+async function waitingFor(db: Queryable, actor: Actor, now: Date): Promise<Waiting> {
   const organizations = await readableOrganizationIds(db, actor);
   const first = { offset: 0, limit: 1 };
   // The pages Pending Tasks reads (oldest request first), as the JSON they answer with.
@@ -76,7 +76,7 @@ async function choosers(db: Queryable): Promise<Chooser[]> {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The digest's text, the oldest request's wait in whole days and its creation zone-explicit (SPEC.md §9). */
-export function digestText(waiting: Waiting, day: string, url: string, now: Date): { subject: string; text: string; html: string } {
+function digestText(waiting: Waiting, day: string, url: string, now: Date): { subject: string; text: string; html: string } {
   const requests = `${waiting.count} request${waiting.count === 1 ? '' : 's'}`;
   const subject = `[Customer Portal] ${requests} waiting for approval`;
   const lines = [`${requests} wait${waiting.count === 1 ? 's' : ''} for your approval (${day}).`];
