@@ -185,6 +185,11 @@ const GLOBAL_ACTIONS = {
    */
   'approval.review': (actor: Actor | null | undefined) =>
     holdsAny(actor, [...new Set([...ACTIONS['certificate.approve'], ...ACTIONS['license.approve']])], true),
+  /**
+   * Choose how one's own approval work is mailed, per request or as a daily digest (issue 34): a person who settles
+   * approvals, never a key (a key acts as its creator, whose own choice this is).
+   */
+  'approval.mail': (actor: Actor | null | undefined) => !actor?.api_key && canGlobally(actor, 'approval.review'),
   /** The API keys of every organization (issue 32, the admin area's list): the vendor's supervisors, never through a key. */
   'apiKey.review': (actor: Actor | null | undefined) => !actor?.api_key && holdsAny(actor, ['SUPERVISOR'], true),
 } as const;

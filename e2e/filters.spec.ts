@@ -111,7 +111,7 @@ test('a range of days on Until, from the URL, shows in the picker and narrows th
   await expectAccessible(page);
 });
 
-test('rows per page and compact rows are remembered for every list, and the header row stays in view', async ({ page }) => {
+test('rows per page and compact rows are remembered for every list, and the page, not the table, scrolls in a short window', async ({ page }) => {
   await signInToCertificates(page, 'issuer@contoso.example');
   const table = page.getByRole('table', { name: 'Certificates' });
   await expect(table).not.toHaveAttribute('data-dense', /./);
@@ -129,17 +129,13 @@ test('rows per page and compact rows are remembered for every list, and the head
   await expect(page.getByLabel('Rows per page')).toHaveValue('25');
   await expect(page.getByRole('table', { name: 'Members' })).toHaveAttribute('data-dense', 'true');
 
-  // A short window: the table scrolls in its box and its header row stays at the top of it.
+  // A short window: the page scrolls, not a box of the table's own (issue 34), and its last row is reached so.
   await page.getByLabel('Organization sidebar').getByRole('link', { name: 'Certificates', exact: true }).click();
   await page.getByRole('switch', { name: 'Compact rows' }).uncheck();
   await page.setViewportSize({ width: 1280, height: 420 });
   const region = page.getByRole('region', { name: 'Certificates' });
   await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThanOrEqual(4);
-  const scrolled = await region.evaluate((box) => {
-    box.scrollTop = box.scrollHeight;
-    return box.scrollTop;
-  });
-  expect(scrolled).toBeGreaterThan(0);
-  const [boxTop, headerTop] = await Promise.all([region.evaluate((b) => b.getBoundingClientRect().top), table.locator('thead th').first().evaluate((h) => h.getBoundingClientRect().top)]);
-  expect(Math.abs(headerTop - boxTop)).toBeLessThan(2);
+  expect(await region.evaluate((box) => box.scrollHeight - box.clientHeight)).toBeLessThanOrEqual(1);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(table.locator('tbody tr').last()).toBeInViewport();
 });

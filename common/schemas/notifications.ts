@@ -59,3 +59,26 @@ export const markReadBodySchema = strictBody({
   /** The notices to mark read; none: all of the caller's. */
   notice_ids: z.array(z.number().int().positive()).max(500).optional(),
 });
+
+/** How a person who settles approvals is mailed about them (issue 34): one mail per request, or one digest a day. */
+const APPROVAL_MAIL = ['each', 'digest'] as const;
+
+/** The local hour at which a daily digest is mailed, in the person's zone (docs/decisions.md "Approval digest"). */
+export const DIGEST_HOUR = 7;
+
+export const mailPreferencesSchema = z.object({
+  approval_mail: z.enum(APPROVAL_MAIL),
+  /** The IANA zone whose morning the digest comes in: the browser's when saved, UTC before. */
+  time_zone: z.string(),
+  /** Nothing saved yet: one mail per request, as the organization's rules say. */
+  is_default: z.boolean(),
+  /** Whether the portal can send mail (SMTP_URL is set). */
+  email_configured: z.boolean(),
+});
+export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
+
+export const mailPreferencesBodySchema = strictBody({
+  approval_mail: z.enum(APPROVAL_MAIL),
+  time_zone: text().max(64),
+}, mailPreferencesSchema);
+export type MailPreferencesBody = z.output<typeof mailPreferencesBodySchema>;

@@ -24,6 +24,8 @@ const LICENSE = 'License not found.';
 export const TOKEN_REFUSAL = 'Only SUPERVISOR or DEVOPS staff of the operator may create tokens.';
 export const TOKENS_REFUSAL = 'Only SUPERVISOR or DEVOPS staff of the operator may list or revoke tokens.';
 export const SECRET_REFUSAL = 'Only DevOps staff of the operator may provide the master secret.';
+/** The refusal of the approval-mail preference (notifications/preferences.ts gives the same). */
+export const PREFERENCES_REFUSAL = 'Only those who settle approvals (the operator\'s approvers and supervisors) choose how approval work is mailed to them.';
 /** The refusal of the resources catalogue (resources/service.ts gives the same). */
 export const CATALOGUE_REFUSAL = 'Only staff of the operator organization manage resources.';
 
@@ -54,6 +56,7 @@ function guardOf(url: string): Guard | null {
       authorize(db, actor, 'read', (await organizationOf(db, 'certificates', 'distinguished_name', params.dn))?.organization_id ?? '', CERTIFICATE);
   }
   if (url === '/api/resources' || url.startsWith('/api/resources/')) return (_db, actor) => authorizeGlobal(actor, 'resource.read', CATALOGUE_REFUSAL);
+  if (url === '/api/notices/preferences') return (_db, actor) => authorizeGlobal(actor, 'approval.mail', PREFERENCES_REFUSAL);
   if (url === '/api/token') return (_db, actor) => void authorizeOperator(actor, 'admin.token', TOKEN_REFUSAL);
   if (url === '/api/tokens/:id') return (_db, actor) => void authorizeOperator(actor, 'token.revoke', TOKENS_REFUSAL);
   if (url === '/api/admin/mastersecret') return (_db, actor) => void authorizeOperator(actor, 'admin.secret', SECRET_REFUSAL);

@@ -32,6 +32,7 @@ import * as gatewayTokens from './migrations/20261130_0026_gateway_tokens';
 import * as invitations from './migrations/20261130_0027_invitations';
 import * as roleUntil from './migrations/20261130_0028_role_until';
 import * as supportAccess from './migrations/20261201_0029_support_access';
+import * as approvalDigest from './migrations/20261201_0030_approval_digest';
 import * as journalPageIndex from './migrations/20261201_0033_journal_page_index';
 
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '20261130_0027_invitations': invitations,
   '20261130_0028_role_until': roleUntil,
   '20261201_0029_support_access': supportAccess,
+  '20261201_0030_approval_digest': approvalDigest,
   '20261201_0033_journal_page_index': journalPageIndex,
 };
 

@@ -210,6 +210,22 @@ interface NotificationSettingsTable {
   date_updated: string;
 }
 
+/** A person's own choice for mails about approval work (migration 0030). */
+interface MailPreferencesTable {
+  member_id: string;
+  approval_mail: 'each' | 'digest';
+  time_zone: string;
+  date_updated: string;
+}
+
+/** A daily digest decided for a person's local day: sent when `waiting` > 0. */
+interface DigestMarksTable {
+  member_id: string;
+  digest_day: string;
+  waiting: number;
+  date_created: string;
+}
+
 interface NoticesTable {
   notice_id: Generated<number>;
   member_id: string;
@@ -387,6 +403,8 @@ export interface Database {
   scan_state: ScanStateTable;
   notification_settings: NotificationSettingsTable;
   notices: NoticesTable;
+  mail_preferences: MailPreferencesTable;
+  digest_marks: DigestMarksTable;
   mail_outbox: MailOutboxTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -1008,6 +1008,12 @@ describe.each(dialects)('authorization matrix on %s', (dialect) => {
     'POST /api/organizations/{id}/support-access/{requestId}/end': decision('end'),
     'GET /api/support-access': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/support-access' }) },
     'GET /api/notices': { kind: 'member', ok: 200, make: async () => ({ method: 'GET', url: '/api/notices' }) },
+    // The approval-mail preference (issue 34): the caller's own, for those who settle approvals; journaled in their organization.
+    'GET /api/notices/preferences': { kind: 'operator', ok: 200, allowed: (a) => canGlobally(a, 'approval.mail'), make: async () => ({ method: 'GET', url: '/api/notices/preferences' }) },
+    'PUT /api/notices/preferences': {
+      kind: 'operator', ok: 200, allowed: (a) => canGlobally(a, 'approval.mail'),
+      make: async () => ({ method: 'PUT', url: '/api/notices/preferences', payload: { approval_mail: next() % 2 ? 'digest' : 'each', time_zone: 'Europe/Berlin' } }),
+    },
     // A read mark is the reader's own, like a mail client's: not a change of the organization's (docs/decisions.md "Notifications").
     'POST /api/notices/read': { kind: 'member', ok: 200, journaled: 0, make: async () => ({ method: 'POST', url: '/api/notices/read', payload: {} }) },
 

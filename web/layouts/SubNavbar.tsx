@@ -1,6 +1,7 @@
 /**
- * The sub-navbar under the header: where the page sits (Self-Service › organization › section)
- * and the signed-in member's roles in the current organization.
+ * The sub-navbar under the header: where the page sits (Self-Service › organization › section, the section a link
+ * on a details screen below it, which BackLink leads back to as well) and the signed-in member's roles in the
+ * current organization.
  */
 import { Link, useLocation, useParams } from 'react-router';
 import { Anchor, Badge, Breadcrumbs, Group, Text } from '@mantine/core';
@@ -35,10 +36,18 @@ export function SubNavbar() {
     );
   }
   if (orgId && section) {
+    // On a details screen below the section (a certificate, a member) the section is a step back, so a link.
+    const below = pathname.replace(/\/+$/, '') !== organizationPath(orgId, section.path);
     crumbs.push(
-      <Text key="section" size="sm">
-        {section.label}
-      </Text>,
+      below ? (
+        <Anchor key="section" component={Link} to={organizationPath(orgId, section.path)} size="sm">
+          {section.label}
+        </Anchor>
+      ) : (
+        <Text key="section" size="sm" aria-current="page">
+          {section.label}
+        </Text>
+      ),
     );
   }
 

@@ -19,6 +19,9 @@ const APPROVAL_WORK: Partial<Record<EventType, Action>> = {
   'license.approval_waiting': 'license.approve',
 };
 
+/** Is the event approval work (what a daily digest gathers instead of a mail each)? */
+export const isApprovalWork = (type: EventType) => !!APPROVAL_WORK[type];
+
 /**
  * The operator organization when the event is approval work: its webhook endpoints receive approval work of every
  * organization (the operator reads them all), as its approvers are told of it. Null for other events.

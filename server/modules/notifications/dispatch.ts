@@ -13,7 +13,8 @@ import { EVENT_LABELS, type EventType } from '../../../common/events';
 import { audit } from '../../db/audit';
 import { isPostgres, type Db, type Tx } from '../../db/database';
 import { roleCounts } from '../../db/role-end';
-import { approvalWorkOperator, approversOf, type Approver } from './approvers';
+import { approvalWorkOperator, approversOf, isApprovalWork, type Approver } from './approvers';
+import { digestChoosers } from './preferences';
 import { domainOf, settingsOf, trustedDomainsOf } from './settings';
 import { queueInvitationMail } from './invitation-mail';
 
@@ -141,6 +142,9 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
     // The operator's approvers of approval work, whatever the organization's rules (it cannot turn its approvers off).
     const approvers = (await approversOf(tx, type, event.organization_id, now)).filter((a) => !members.some((m) => m.member_id === a.member_id));
     const notified = [...members, ...approvers];
+    // Who chose the daily digest (digest.ts) is mailed about approval work once a day instead; their bell is unchanged.
+    const digest = isApprovalWork(type) ? await digestChoosers(tx, notified.map((m) => m.member_id)) : new Set<string>();
+    const mailed = <P extends { member_id: string }>(people: P[]) => people.filter((p) => !digest.has(p.member_id));
     if (notified.length) {
       await tx.insertInto('notices').values(notified.map((m) => ({
         member_id: m.member_id, event_id: event.event_id, organization_id: event.organization_id, event_type: type, title, link, date_created: at, date_read: null,
@@ -155,13 +159,13 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
       // Rules saved before extra addresses had to be at a trusted domain, or a domain since given up: not mailed.
       const trusted = settings.extra_addresses.length ? await trustedDomainsOf(tx, event.organization_id) : new Set<string>();
       const extra = told ? settings.extra_addresses.filter((a) => trusted.has(domainOf(a))) : [];
-      const addresses = [...new Set([...members.map((m) => m.member_email), ...extra])];
+      const addresses = [...new Set([...mailed(members).map((m) => m.member_email), ...extra])];
       // A break glass is mailed even where the organization turned its mails off: it must not go unseen.
       if (options.mail && (settings.email || type === BREAK_GLASS) && addresses.length) {
         await queueMail(tx, event, addresses, event.organization_id, 'your organization\'s notification rules', now, options);
       }
     }
-    if (options.mail && approvers.length) await mailApprovers(tx, event, approvers, now, options);
+    if (options.mail && mailed(approvers).length) await mailApprovers(tx, event, mailed(approvers), now, options);
     if (options.mail && type === 'member.invited') await queueInvitationMail(tx, event, now, options.publicUrl);
     const operator = await approvalWorkOperator(tx, type);
     const owners = [...new Set([event.organization_id, ...(operator ? [operator] : [])])];

@@ -33,6 +33,9 @@ export function smtpTransport(smtpUrl: string): Transporter {
  */
 const AUTOMATIC = { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' };
 
+/** The outbox's event of a mail that answers to no one event (the daily digest, digest.ts): journaled on its own. */
+export const NO_EVENT = 0;
+
 type Taken = { mail_id: number; event_id: number; organization_id: string | null; recipients: string; subject: string; text_body: string; html_body: string; attempts: number };
 type Outcome = { mail: Taken; sentTo: string[]; failedTo: string[]; error: string | null };
 
@@ -71,7 +74,7 @@ export async function sendDueMails(db: Db, now: Date, options: MailOptions, batc
       }
     }
     if (!outcome.failedTo.length) sent++;
-    const key = `${mail.event_id} ${mail.organization_id}`;
+    const key = Number(mail.event_id) === NO_EVENT ? `mail ${mail.mail_id}` : `${mail.event_id} ${mail.organization_id}`;
     byEvent.set(key, [...(byEvent.get(key) ?? []), outcome]);
   }
   for (const outcomes of byEvent.values()) await record(db, outcomes, now);

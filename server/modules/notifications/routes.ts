@@ -2,12 +2,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  markReadBodySchema, noticePageSchema, noticeQuerySchema, notificationSettingsBodySchema, notificationSettingsSchema,
+  mailPreferencesBodySchema, mailPreferencesSchema, markReadBodySchema, noticePageSchema, noticeQuerySchema, notificationSettingsBodySchema, notificationSettingsSchema,
 } from '../../../common/schemas/notifications';
 import { idText } from '../../../common/schemas/text';
 import { actorOf } from '../../auth/hook';
 import * as settings from './settings';
 import * as notices from './notices';
+import * as preferences from './preferences';
 
 const params = z.object({ id: idText() });
 
@@ -30,6 +31,31 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (api) => {
       },
     },
     async (request) => settings.saveSettings(api.db, actorOf(request), request.params.id, request.body, api.now(), mail),
+  );
+
+  api.get(
+    '/notices/preferences',
+    {
+      schema: {
+        summary: "The caller's own mail preference for approval work", operationId: 'getMailPreferences', tags: ['notifications'],
+        description: 'For those who settle approvals (the operator\'s APPROVER and SUPERVISOR): a mail per request waiting, or one digest a day.',
+        response: { 200: mailPreferencesSchema },
+      },
+    },
+    async (request) => preferences.getPreferences(api.db, actorOf(request), mail),
+  );
+
+  api.put(
+    '/notices/preferences',
+    {
+      schema: {
+        summary: "Save the caller's own mail preference for approval work", operationId: 'saveMailPreferences', tags: ['notifications'],
+        description: 'approval_mail: each (a mail per request, as the operator\'s rules send them) or digest (one mail a day from 07:00 in time_zone, '
+          + 'counting the requests waiting on Pending Tasks, none when nothing waits). Bell notices and webhooks are unchanged.',
+        body: mailPreferencesBodySchema, response: { 200: mailPreferencesSchema },
+      },
+    },
+    async (request) => preferences.savePreferences(api.db, actorOf(request), request.body, api.now(), mail),
   );
 
   api.get(

@@ -1,12 +1,13 @@
 /**
  * Runs the notification jobs in the portal's process (issue 13), each on its own interval and
- * never twice at once: the time scan, the dispatcher, the mail sender and the webhook sender.
+ * never twice at once: the time scan, the dispatcher, the daily digests, the mail sender and the webhook sender.
  * Several instances each run them; the jobs take turns or take different rows in the database
  * (scan.ts, dispatch.ts, mail.ts). A job that fails runs again with backoff (registerNotificationWorker).
  */
 import type { FastifyInstance } from 'fastify';
 import { scanTime } from './scan';
 import { dispatchEvents } from './dispatch';
+import { sendDigests } from './digest';
 import { sendDueMails, smtpTransport } from './mail';
 import { deliverDueWebhooks } from '../webhooks/deliver';
 import { databaseHealth } from '../../db/database';
@@ -26,6 +27,8 @@ function notificationJobs(app: FastifyInstance): Job[] {
   return [
     { name: 'time scan', everyMs: 30_000, run: (now) => scanTime(db, now) },
     { name: 'dispatcher', everyMs: 2_000, run: (now) => dispatchEvents(db, now, { publicUrl: config.publicUrl, mail: !!transport }) },
+    // The daily digests (digest.ts): a minute late at most after their hour; each run reads only who chose one.
+    ...(transport ? [{ name: 'digest', everyMs: 60_000, run: (now: Date) => sendDigests(db, now, { publicUrl: config.publicUrl, mail: true }) }] : []),
     ...(transport ? [{ name: 'mail sender', everyMs: 5_000, run: (now: Date) => sendDueMails(db, now, { transport, from: config.notifications.mailFrom }) }] : []),
     { name: 'webhook sender', everyMs: 2_000, run: (now) => deliverDueWebhooks(db, now, { allowPrivate: config.notifications.allowPrivateWebhooks }) },
   ];

@@ -16,6 +16,7 @@ import { nextCertificateChange } from '../../../common/status';
 import { CertificateBadges } from '../../components/CertificateBadges';
 import { Fact } from '../../components/Fact';
 import { Loading } from '../../components/Loading';
+import { BackLink } from '../../components/BackLink';
 import { NotFound } from '../../components/NotFound';
 import { MONOSPACE_TEXT_AREA } from '../../components/monospace';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -192,6 +193,7 @@ export default function CertificateDetailsPage() {
 
   return (
     <Stack gap="lg">
+      <BackLink to={certificatesPath(orgId)} list="certificates" />
       <Stack gap={4} miw={0}>
         <Title order={1} size={phone ? 'h3' : 'h2'} className="break-anywhere">
           <DistinguishedName dn={certificate.distinguished_name} />

@@ -52,7 +52,7 @@ function LicenseDetails({ license }: { license: License }) {
   const ignoreSubmit = (event: FormEvent) => event.preventDefault();
 
   return (
-    <Page title={license.license_name} documentTitle={`${license.license_name} · Licenses`} subtitle={license.organization_name}>
+    <Page title={license.license_name} documentTitle={`${license.license_name} · Licenses`} subtitle={license.organization_name} back={{ to: licensesPath(license.organization_id), list: 'licenses' }}>
       <LicenseBadges license={license} now={now} size="md" />
 
       {editing ? (

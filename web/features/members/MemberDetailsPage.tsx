@@ -47,6 +47,7 @@ export default function MemberDetailsPage() {
   const banned = !!member.date_member_banned;
   return (
     <Page
+      back={{ to: membersListPath(orgId), list: 'members' }}
       title={member.name}
       subtitle={
         <WithBannedBadge banned={banned}>

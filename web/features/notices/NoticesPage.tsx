@@ -2,7 +2,7 @@
  * The notices page (issue 13 item 4, "All notices" under the bell): the signed-in person's
  * notices of every organization, newest first, a page at a time with older/newer by cursor; only
  * the unread ones on request; each one opens its object (and so is read), or is marked read here;
- * "Mark all read".
+ * "Mark all read". Below them, for those who settle approvals, how approval work is mailed to them.
  */
 import { Group, Switch } from '@mantine/core';
 import type { NoticePage } from '../../../common/schemas/notifications';
@@ -14,6 +14,8 @@ import { useMarkNoticesRead } from './api/mark-notices-read';
 import { MarkAllReadButton } from './components/MarkAllReadButton';
 import { NoticesTable } from './components/NoticesTable';
 import { useNoticesCursor } from './useNoticesCursor';
+import { ApprovalMailPanel } from './components/ApprovalMailPanel';
+import { useAbility } from '../../lib/actor';
 
 /** Notices per page: a feed read from the top, not a list to work through. */
 const PAGE_SIZE = 20;
@@ -28,6 +30,7 @@ export default function NoticesPage() {
   const notices = useNotices({ before: cursor.before, unreadOnly: cursor.unreadOnly, limit: PAGE_SIZE });
   const markRead = useMarkNoticesRead();
   const page = notices.data;
+  const choosesApprovalMail = useAbility('approval.mail');
 
   return (
     <Page
@@ -46,6 +49,7 @@ export default function NoticesPage() {
         {(items) => <NoticesTable notices={items} />}
       </QueryList>
       <CursorPaging noun="notices" hasNewer={cursor.hasNewer} nextBefore={page?.next_before ?? null} onNewer={cursor.newerPage} onOlder={cursor.older} />
+      {choosesApprovalMail && <ApprovalMailPanel />}
     </Page>
   );
 }

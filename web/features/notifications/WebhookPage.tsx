@@ -5,7 +5,6 @@
 import { useParams } from 'react-router';
 import { Badge, DataList, Group, Stack, Title } from '@mantine/core';
 import { formatDateTime } from '../../../common/dates';
-import { AnchorLink } from '../../components/Link';
 import { Loading } from '../../components/Loading';
 import { NoPermission } from '../../components/NoPermission';
 import { NotFound } from '../../components/NotFound';
@@ -42,7 +41,7 @@ export default function WebhookPage() {
     <Page
       title="Webhook endpoint"
       documentTitle={`${endpoint.url} · Webhooks`}
-      subtitle={<AnchorLink to={back.to}>{back.label}</AnchorLink>}
+      back={{ to: back.to, list: 'webhooks' }}
       actions={<EndpointActions endpoint={endpoint} />}
     >
       <DataList labelWidth="9rem">

@@ -5,14 +5,15 @@
  */
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { Button, Group, Stack, Tabs } from '@mantine/core';
-import { IconBan, IconBuilding, IconChevronLeft, IconLockOpen, IconNotebook, IconPackage, IconUsers } from '@tabler/icons-react';
+import { Button, Stack, Tabs } from '@mantine/core';
+import { IconBan, IconBuilding, IconLockOpen, IconNotebook, IconPackage, IconUsers } from '@tabler/icons-react';
 import { label } from '../../../../common/enums';
 import type { Organization } from '../../../../common/schemas/organization';
 import { useOrganization } from '../../../api/get-organization';
 import { BanModal } from '../../../components/BanModal';
 import { BanNotice, WithBannedBadge } from '../../../components/BanNotice';
-import { AnchorLink, ButtonLink } from '../../../components/Link';
+import { DANGER } from '../../../components/danger';
+import { ButtonLink } from '../../../components/Link';
 import { Loading } from '../../../components/Loading';
 import { NotFound } from '../../../components/NotFound';
 import { Page } from '../../../components/Page';
@@ -54,7 +55,7 @@ function BanActions({ organization }: { organization: Organization }) {
   if (!bannable || !allowedIn(organization, 'organization.ban')) return null;
   return (
     <>
-      <Button variant="light" color="red" leftSection={<IconBan size={16} aria-hidden />} onClick={() => setOpened(true)}>
+      <Button {...DANGER} leftSection={<IconBan size={16} aria-hidden />} onClick={() => setOpened(true)}>
         Ban
       </Button>
       <BanModal
@@ -79,22 +80,13 @@ export default function AdminOrganizationPage() {
   const [tab, setTab] = useHashTab(TABS);
   const { data: organization, isPending, isError } = useOrganization(orgId);
 
-  const back = (
-    <AnchorLink to={adminOrganizationsPath} size="sm">
-      <Group gap={4} component="span">
-        <IconChevronLeft size={14} aria-hidden />
-        Organizations
-      </Group>
-    </AnchorLink>
-  );
-
   if (isPending) return <Loading />;
   if (isError || !organization) return <NotFound what="organization" back={{ to: adminOrganizationsPath, label: 'Back to the organizations' }} />;
 
   return (
     <Stack gap="xs">
-      {back}
       <Page
+        back={{ to: adminOrganizationsPath, list: 'organizations' }}
         title={organization.organization_name}
         documentTitle={`${organization.organization_name} · Admin`}
         subtitle={

@@ -6,6 +6,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
 import type { Resource } from '../../../../common/schemas/resource';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DANGER } from '../../../components/danger';
 import { notifySuccess } from '../../../lib/notifications';
 import { useDeleteResource } from './api/delete-resource';
 import { resourceQueryOptions } from './api/get-resource';
@@ -29,7 +30,7 @@ export function DeleteResourceButton({ resource }: { resource: Resource }) {
 
   return (
     <>
-      <Button variant="outline" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={open}>
+      <Button {...DANGER} leftSection={<IconTrash size={16} aria-hidden />} onClick={open}>
         Delete
       </Button>
       <ConfirmModal opened={opened} onClose={close} title="Delete resource?" confirmLabel="Delete resource" pending={remove.isPending} onConfirm={confirm}>

@@ -1,7 +1,6 @@
 /** Admin: new resource (SPEC.md §2). Afterwards the details of the new resource open. */
 import { useNavigate } from 'react-router';
 import { Alert } from '@mantine/core';
-import { AnchorLink } from '../../../components/Link';
 import { Page } from '../../../components/Page';
 import { useActor } from '../../../lib/actor';
 import { notifySuccess } from '../../../lib/notifications';
@@ -16,7 +15,7 @@ export default function NewResourcePage() {
   const create = useCreateResource();
 
   return (
-    <Page title="New resource" documentTitle="New resource · Admin" subtitle={<AnchorLink to={RESOURCES_PATH}>Back to resources</AnchorLink>}>
+    <Page title="New resource" documentTitle="New resource · Admin" back={{ to: RESOURCES_PATH, list: 'resources' }}>
       {canEditResources(actor) ? (
         <ResourceForm
           resource={null}

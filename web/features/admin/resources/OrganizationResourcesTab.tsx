@@ -5,7 +5,7 @@
  * staff whose SUPERVISOR or DEVOPS role applies to the organization (SPEC.md §6 "toggle an
  * organization's resource access"). Others see what the organization may use, read-only.
  */
-import { Code, Stack, Table, Text } from '@mantine/core';
+import { Code, Stack, Text } from '@mantine/core';
 import type { Organization } from '../../../../common/schemas/organization';
 import type { Resource } from '../../../../common/schemas/resource';
 import { useOrganization } from '../../../api/get-organization';
@@ -14,7 +14,7 @@ import { AnchorLink } from '../../../components/Link';
 import { Loading } from '../../../components/Loading';
 import { ResourceAccessBadge } from '../../../components/ResourceAccessBadge';
 import { RESOURCE_TYPE_LABELS } from '../../../components/resource-labels';
-import { scrollRegion } from '../../../components/scroll-region';
+import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { useActor } from '../../../lib/actor';
 import { useResources } from './api/get-resources';
 import { GrantSwitch } from './GrantSwitch';
@@ -31,58 +31,38 @@ interface RowsProps {
   readOnlyList: boolean;
 }
 
+/**
+ * The one list table (DataTable): a table on wider screens, one card per resource on phones, where the five
+ * columns of a table were clipped at 390 px (issue 34) inside a box that scrolled sideways without a cue.
+ */
 function ResourceRows({ organization, resources, isGranted, editable, readOnlyList }: RowsProps) {
-  return (
-    <Table.ScrollContainer minWidth={640} scrollAreaProps={scrollRegion('Resources of the organization')}>
-      <Table striped verticalSpacing="xs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Available</Table.Th>
-            <Table.Th scope="col" w={130}>
-              Access
-            </Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">Path pattern</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {resources.map((resource) => (
-            <Table.Tr key={resource.resource_id}>
-              <Table.Td fw={600}>
-                {readOnlyList ? resource.resource_name : <AnchorLink to={resourcePath(resource.resource_id)}>{resource.resource_name}</AnchorLink>}
-              </Table.Td>
-              <Table.Td>
-                {resource.resource_access !== 'RESTRICTED' ? (
-                  <Text size="sm" c="dimmed">
-                    Always available
-                  </Text>
-                ) : readOnlyList ? (
-                  <Text size="sm">Granted</Text>
-                ) : (
-                  <GrantSwitch
-                    resourceId={resource.resource_id}
-                    resourceName={resource.resource_name}
-                    organization={organization}
-                    granted={isGranted(resource)}
-                    editable={editable}
-                    label={`${resource.resource_name} granted to ${organization.organization_name}`}
-                  />
-                )}
-              </Table.Td>
-              <Table.Td>
-                <ResourceAccessBadge access={resource.resource_access} />
-              </Table.Td>
-              <Table.Td>{RESOURCE_TYPE_LABELS[resource.resource_type]}</Table.Td>
-              <Table.Td>
-                <Code style={{ whiteSpace: 'nowrap' }}>{resource.path_pattern}</Code>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
+  const columns: DataColumn<Resource>[] = [
+    {
+      header: 'Name', rowHeader: true, breakAnywhere: true,
+      cell: (r) => (readOnlyList ? r.resource_name : <AnchorLink to={resourcePath(r.resource_id)}>{r.resource_name}</AnchorLink>),
+    },
+    {
+      header: 'Available',
+      cell: (r) => r.resource_access !== 'RESTRICTED' ? (
+        <Text size="sm" c="dimmed">Always available</Text>
+      ) : readOnlyList ? (
+        <Text size="sm">Granted</Text>
+      ) : (
+        <GrantSwitch
+          resourceId={r.resource_id}
+          resourceName={r.resource_name}
+          organization={organization}
+          granted={isGranted(r)}
+          editable={editable}
+          label={`${r.resource_name} granted to ${organization.organization_name}`}
+        />
+      ),
+    },
+    { header: 'Access', width: '130px', cell: (r) => <ResourceAccessBadge access={r.resource_access} /> },
+    { header: 'Type', cell: (r) => RESOURCE_TYPE_LABELS[r.resource_type] },
+    { header: 'Path pattern', breakAnywhere: true, cell: (r) => <Code>{r.path_pattern}</Code> },
+  ];
+  return <DataTable label="Resources of the organization" columns={columns} rows={resources} rowKey={(r) => r.resource_id} minWidth={640} dense />;
 }
 
 export function OrganizationResourcesTab({ organizationId }: { organizationId: string }) {

@@ -6,7 +6,6 @@
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Group, Stack, Tabs, Text } from '@mantine/core';
 import type { Resource } from '../../../../common/schemas/resource';
-import { AnchorLink } from '../../../components/Link';
 import { Loading } from '../../../components/Loading';
 import { NotFound } from '../../../components/NotFound';
 import { Page } from '../../../components/Page';
@@ -67,20 +66,19 @@ export default function ResourceDetailsPage() {
   const restricted = resource?.resource_access === 'RESTRICTED' && canManageResources(actor);
   const requested = hash.slice(1) as Tab;
   const tab: Tab = TABS.includes(requested) && (requested !== 'organizations' || restricted) ? requested : 'resource';
-  const back = <AnchorLink to={RESOURCES_PATH}>Back to resources</AnchorLink>;
 
   if (isPending) return <Loading />;
   if (isError || !resource) return <NotFound what="resource" back={{ to: RESOURCES_PATH, label: 'Back to resources' }} />;
 
   return (
     <Page
+      back={{ to: RESOURCES_PATH, list: 'resources' }}
       title={resource.resource_name}
       documentTitle={`${resource.resource_name} · Resources · Admin`}
       subtitle={
         <Group gap="sm" component="span" wrap="wrap">
           <ResourceAccessBadge access={resource.resource_access} />
           <span>{RESOURCE_TYPE_LABELS[resource.resource_type]}</span>
-          {back}
         </Group>
       }
     >

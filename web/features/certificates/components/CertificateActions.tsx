@@ -11,6 +11,7 @@ import { certificateStatus } from '../../../../common/status';
 import { DAY } from '../../../../common/dates';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../../../common/events';
 import { ActionBar, type Action } from '../../../components/ActionBar';
+import { DANGER } from '../../../components/danger';
 import { useAcknowledgeCertificateExpiry } from '../api/acknowledge-certificate-expiry';
 import { useApproveCertificate } from '../api/approve-certificate';
 import { useRemoveCertificate } from '../api/remove-certificate';
@@ -64,7 +65,7 @@ export function CertificateActions({ certificate, now }: { certificate: Certific
       key: 'revoke',
       label: 'Revoke',
       icon: <IconCircleX {...ICON} />,
-      color: 'red.9',
+      ...DANGER,
       shown: status.can_revoke && may('certificate.revoke'),
       run: () => revoke.mutateAsync(ref),
       success: 'Certificate revoked.',
@@ -78,8 +79,7 @@ export function CertificateActions({ certificate, now }: { certificate: Certific
       key: 'remove',
       label: 'Remove',
       icon: <IconTrash {...ICON} />,
-      variant: 'outline',
-      color: 'red',
+      ...DANGER,
       shown: status.can_remove && may('certificate.remove'),
       run: () => remove.mutateAsync(ref),
       success: 'Certificate removed.',

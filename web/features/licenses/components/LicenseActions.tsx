@@ -9,6 +9,7 @@ import { IconCheck, IconClockCheck, IconRefresh, IconX } from '@tabler/icons-rea
 import type { License } from '../../../../common/schemas/license';
 import type { LicenseStatus } from '../../../../common/status';
 import { action, ActionBar, type Action } from '../../../components/ActionBar';
+import { DANGER } from '../../../components/danger';
 import { useAcknowledgeLicenseExpiry } from '../api/acknowledge-license-expiry';
 import { useRejectLicense } from '../api/reject-license';
 import { useRenewLicense } from '../api/renew-license';
@@ -45,8 +46,7 @@ export function LicenseActions({ license, status, onApprove, approving }: Licens
       key: 'reject',
       label: 'Reject',
       icon: <IconX {...ICON} />,
-      variant: 'outline',
-      color: 'red',
+      ...DANGER,
       shown: status.can_reject && may('license.reject'),
       run: () => reject.mutateAsync(ref),
       success: `License ${name} rejected.`,

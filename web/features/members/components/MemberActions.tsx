@@ -1,5 +1,6 @@
 /**
- * Ban (with a note), Unban and Remove for those allowed (SPEC.md §6). Nobody bans or removes
+ * Unban, Ban (with a note) and Remove for those allowed (SPEC.md §6): the plain action first, Ban and Remove alike in
+ * the danger look (components/danger.ts), as on the certificate and license screens. Nobody bans or removes
  * themselves (the server refuses it), so the buttons are not offered on one's own record.
  */
 import { useState } from 'react';
@@ -9,6 +10,7 @@ import { IconBan, IconLockOpen, IconUserMinus } from '@tabler/icons-react';
 import type { Member } from '../../../../common/schemas/member';
 import { BanModal } from '../../../components/BanModal';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DANGER } from '../../../components/danger';
 import { notifySuccess } from '../../../lib/notifications';
 import { useBanMember, useUnbanMember } from '../api/ban-member';
 import { useRemoveMember } from '../api/remove-member';
@@ -33,11 +35,6 @@ export function MemberActions({ member, canBan, canUnban, canRemove }: MemberAct
 
   return (
     <>
-      {canBan && !banned ? (
-        <Button variant="light" color="red" leftSection={<IconBan size={16} aria-hidden />} onClick={() => setDialog('ban')}>
-          Ban
-        </Button>
-      ) : null}
       {canUnban && banned ? (
         <Button
           variant="light"
@@ -48,8 +45,13 @@ export function MemberActions({ member, canBan, canUnban, canRemove }: MemberAct
           Unban
         </Button>
       ) : null}
+      {canBan && !banned ? (
+        <Button {...DANGER} leftSection={<IconBan size={16} aria-hidden />} onClick={() => setDialog('ban')}>
+          Ban
+        </Button>
+      ) : null}
       {canRemove ? (
-        <Button variant="default" leftSection={<IconUserMinus size={16} aria-hidden />} onClick={() => setDialog('remove')}>
+        <Button {...DANGER} leftSection={<IconUserMinus size={16} aria-hidden />} onClick={() => setDialog('remove')}>
           Remove
         </Button>
       ) : null}

@@ -8,6 +8,7 @@ import { Button } from '@mantine/core';
 import { IconKey, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Webhook, WebhookBody } from '../../../../common/schemas/webhooks';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DANGER } from '../../../components/danger';
 import { notifySuccess } from '../../../lib/notifications';
 import { useDeleteWebhook, useRotateWebhookSecret, useSaveWebhook, type WebhookSecret } from '../api/webhook-mutations';
 import { notificationsPath } from '../paths';
@@ -57,7 +58,7 @@ export function EndpointActions({ endpoint }: { endpoint: Webhook }) {
       <Button variant="default" leftSection={<IconKey size={16} aria-hidden />} onClick={() => setDialog('rotate')}>
         Rotate secret
       </Button>
-      <Button variant="outline" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDialog('delete')}>
+      <Button {...DANGER} leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDialog('delete')}>
         Delete
       </Button>
       <WebhookFormModal opened={dialog === 'edit'} endpoint={endpoint} onClose={close} onSubmit={submit} />
