@@ -80,6 +80,8 @@ test('a support engineer asks, the customer approves, both see the banner, the c
   const refused = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith(`/api/organizations/${northwind}/certificates`));
   await sidebarLink(page, 'Certificates').click();
   expect((await refused).status()).toBe(404);
+  // The refusal ends the engineer's banner too, without waiting for its minute.
+  await expect(page.getByTestId('support-banner')).toHaveCount(0);
 
   // Northwind's journal shows every step.
   await admin.goto(`/organizations/${northwind}/auditrecords`);

@@ -3,7 +3,8 @@
  * "Vendor support (name) has access until 14:00 — End now" (End now for those who may end it), to the support person
  * "You act under support request #N until …". A break glass is marked as such, in red.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconHeadset } from '@tabler/icons-react';
 import { formatDateMinute } from '../../../common/dates';
@@ -11,6 +12,7 @@ import { label } from '../../../common/enums';
 import type { ActiveSupport } from '../../../common/schemas/support-access';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { notifySuccess } from '../../lib/notifications';
+import { ApiError } from '../../lib/api';
 import { useActiveSupport, useSupportAction } from './api';
 
 /** "14:00" today, else "12-DEC-2026 14:00", in the viewer's zone. */
@@ -47,7 +49,20 @@ function EndNow({ organizationId, access }: { organizationId: string; access: Ac
 
 export function SupportBanner({ organizationId }: { organizationId: string | undefined }) {
   const active = useActiveSupport(organizationId);
-  if (!organizationId || !active.data?.length) return null;
+  const { refetch } = active;
+  const queryClient = useQueryClient();
+  // Another read of this organization refused (the access ended): the banner asks again now, not at the next minute.
+  useEffect(() => {
+    if (!organizationId) return;
+    return queryClient.getQueryCache().subscribe((event) => {
+      const { error } = event.query.state;
+      const key = JSON.stringify(event.query.queryKey);
+      if (event.type === 'updated' && error instanceof ApiError && (error.status === 403 || error.status === 404)
+        && key.includes(organizationId) && !key.includes('"active"')) void refetch();
+    });
+  }, [queryClient, organizationId, refetch]);
+  // An access that can no longer be read has ended for this person: no banner, whatever was read before.
+  if (!organizationId || active.isError || !active.data?.length) return null;
   return (
     <Stack gap="xs" mb="md">
       {active.data.map((access) => {
