@@ -5,8 +5,7 @@ import { SUPPORT_MAX_HOURS } from '../policy';
 import { text } from './text';
 import { strictBody } from './body';
 
-export const SUPPORT_STATES = ['REQUESTED', 'APPROVED', 'DENIED', 'ENDED', 'EXPIRED'] as const;
-export type SupportState = (typeof SUPPORT_STATES)[number];
+const SUPPORT_STATES = ['REQUESTED', 'APPROVED', 'DENIED', 'ENDED', 'EXPIRED'] as const;
 
 const supportRequestSchema = z.object({
   request_id: z.number().int().describe('The request\'s number: the "#N" of the journal and the banners.'),

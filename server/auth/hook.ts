@@ -154,7 +154,7 @@ export function actorOf(request: FastifyRequest): RequestActor {
 }
 
 /** How the journal names the actor in each organization it acts in under a support access; null when it has none. */
-export function supportLabels(actor: Actor & { name?: string }): Map<string, string> | null {
+function supportLabels(actor: Actor & { name?: string }): Map<string, string> | null {
   const support = actor.roles.filter((a) => a.support_request !== undefined);
   if (support.length === 0) return null;
   return new Map(support.map((a) => [

@@ -62,7 +62,7 @@ const REFUSALS: Record<SupportAction, string> = {
   list: 'Your roles do not allow you to see this organization\'s support access.',
 };
 
-export const subjectOf = (row: SupportRow): AuditSubject => ({
+const subjectOf = (row: SupportRow): AuditSubject => ({
   type: 'support_access', id: String(row.request_id), details: {
     organization_name: row.organization_name, requester_member_id: row.member_id, requester_email: row.requester_email,
     role: row.role, break_glass: Number(row.break_glass) === 1, date_until: row.date_until,

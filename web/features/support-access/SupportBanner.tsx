@@ -16,7 +16,7 @@ import { ApiError } from '../../lib/api';
 import { useActiveSupport, useSupportAction } from './api';
 
 /** "14:00" today, else "12-DEC-2026 14:00", in the viewer's zone. */
-export function untilText(iso: string, now = new Date()): string {
+function untilText(iso: string, now = new Date()): string {
   const full = formatDateMinute(iso);
   return formatDateMinute(now).slice(0, 11) === full.slice(0, 11) ? full.slice(12) : full;
 }
