@@ -11,10 +11,11 @@ describe('organization sections', () => {
     expect(sectionsFor(null).map((s) => s.path)).not.toContain('notifications');
   });
 
-  it('lists Access review only where the caller may read it (issue 33)', () => {
+  it('lists Access review and Support access only where the caller may review access (issue 33)', () => {
     const reviewer = { organization_id: 'org-b', abilities: ['notifications.manage' as const, 'access.review' as const] };
-    expect(sectionsFor(reviewer).map((s) => s.path).slice(-2)).toEqual(['notifications', 'access-review']);
+    expect(sectionsFor(reviewer).map((s) => s.path).slice(-3)).toEqual(['notifications', 'access-review', 'support-access']);
     expect(sectionsFor(manager).map((s) => s.path)).not.toContain('access-review');
+    expect(sectionsFor(manager).map((s) => s.path)).not.toContain('support-access');
   });
 
   it('names the section of a path, gated or not', () => {
