@@ -448,6 +448,25 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     return { endpoint, delivery };
   }
 
+  /** A support access request to Contoso by a DevOps engineer of its own (one open request per person): its number. */
+  async function supportRequest(state: 'REQUESTED' | 'APPROVED' = 'REQUESTED'): Promise<string> {
+    const engineer = await make.member(w.operator, { role: 'DEVOPS', scope: 'ORGANIZATION' });
+    const now = t.clock.now();
+    const approved = state === 'APPROVED';
+    const row = await t.db.insertInto('support_requests').values({
+      organization_id: contoso(), member_id: engineer.id, requester_organization_id: w.operator.id, requester_name: engineer.name,
+      requester_email: engineer.email, role: 'MEMBER', reason: 'fuzz', hours: 2, break_glass: 0, state, date_requested: now.toISOString(),
+      date_decided: approved ? now.toISOString() : null, decided_by: approved ? w.partnerAdmin.email : null,
+      date_until: approved ? new Date(now.getTime() + 2 * 3_600_000).toISOString() : null, date_ended: null, ended_by: null,
+    }).returning('request_id').executeTakeFirstOrThrow();
+    return String(row.request_id);
+  }
+  const badSupport = {
+    hours: fc.constantFrom(0, 73, 1.5, -1),
+    reason: fc.constantFrom('', ' ', '\n'),
+    role: fc.constantFrom('APPROVER', 'SUPERVISOR', 'DEVOPS'),
+  };
+
   const statusQuery = { name: 'contoso', hideExpired: 'true', hideRequests: '0', hideValid: '', offset: '0', limit: '50' };
   const { offset: _offset, limit: _limit, ...exportQuery } = statusQuery;
 
@@ -672,6 +691,22 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     'GET /api/organizations/{id}/api-keys': async () => ({ path: { id: contoso() } }),
     'POST /api/organizations/{id}/api-keys': async () => ({ path: { id: contoso() }, body: apiKeyBody(), badBody: badApiKey, expect: 201 }),
     'DELETE /api/organizations/{id}/api-keys/{keyId}': async () => ({ path: { id: contoso(), keyId: await apiKey() }, expect: 204 }),
+    // vendor support access (issue 33): asked by a supervisor (a fresh one each time: one open request per person), decided by the customer's partner's administrator
+    'GET /api/organizations/{id}/support-access': async () => ({ path: { id: contoso() } }),
+    'GET /api/organizations/{id}/support-access/active': async () => ({ path: { id: contoso() } }),
+    'POST /api/organizations/{id}/support-access': async () => ({
+      caller: (await make.member(w.operator, { role: 'SUPERVISOR', scope: 'COOPERATION' })).email,
+      path: { id: contoso() }, body: { role: 'MEMBER', reason: 'Incident 42', hours: 2 }, badBody: badSupport, expect: 201,
+    }),
+    'PUT /api/organizations/{id}/support-access/settings': async () => ({
+      caller: w.partnerAdmin.email, path: { id: contoso() }, body: { auto_approve: false, max_hours: 8 },
+      badBody: { max_hours: fc.constantFrom(0, 73, 2.5, -1) },
+    }),
+    'POST /api/organizations/{id}/support-access/{requestId}/approve': async () => ({ caller: w.partnerAdmin.email, path: { id: contoso(), requestId: await supportRequest() } }),
+    'POST /api/organizations/{id}/support-access/{requestId}/deny': async () => ({ caller: w.partnerAdmin.email, path: { id: contoso(), requestId: await supportRequest() } }),
+    'POST /api/organizations/{id}/support-access/{requestId}/end': async () => ({ caller: w.partnerAdmin.email, path: { id: contoso(), requestId: await supportRequest('APPROVED') } }),
+    // the approval mail of who settles approvals (issue 34)
+    'PUT /api/notices/preferences': async () => ({ caller: w.approver.email, path: {}, body: { approval_mail: 'digest', time_zone: 'Europe/Berlin' }, badBody: { time_zone: fc.constantFrom('Mars/Base', 'UTC+2', 'Europe') } }),
     'GET /api/organizations/{id}/webhooks': async () => ({ path: { id: contoso() } }),
     'POST /api/organizations/{id}/webhooks': async () => ({ path: { id: contoso() }, body: webhookBody(), badBody: badWebhook, expect: 201 }),
     'PUT /api/organizations/{id}/webhooks/{endpointId}': async () => ({ path: { id: contoso(), endpointId: (await webhook()).endpoint }, body: webhookBody(), badBody: badWebhook }),
