@@ -6,7 +6,7 @@ describe('event groups', () => {
   it('list every event exactly once, so a new event shows on the screen', () => {
     const listed = EVENT_GROUPS.flatMap((group) => group.events);
     expect([...listed].sort()).toEqual([...EVENT_TYPES].sort());
-    expect(EVENT_GROUPS.map((g) => g.title)).toEqual(['Certificates', 'Licenses', 'Members and organizations', 'Tokens and API keys']);
+    expect(EVENT_GROUPS.map((g) => g.title)).toEqual(['Certificates', 'Licenses', 'Members and organizations', 'Tokens and API keys', 'Vendor support access']);
   });
 
   it('label an event, and show a name this app does not know as it is', () => {
