@@ -33,9 +33,13 @@ export default function StatusFiltersPanel({ search }: { search: StatusListSearc
   const groups = GROUPS[kind];
   const noun = kind === 'certificates' ? 'certificates' : 'licenses';
   const choose = (group: StatusGroup<string>, chosen: string[]) => {
-    // The other groups' chips stay; the URL keeps the API's order.
-    const others = filters.status.filter((s) => !group.statuses.includes(s));
-    setFilters({ status: groups.flatMap((g) => g.statuses).filter((s) => others.includes(s) || chosen.includes(s)).join(',') });
+    // The chip clicked, applied to the browser's URL, not to the last render's chips: a second click before the first
+    // has rendered (a busy machine) must not undo it (useListSearch). The other chips stay; the URL keeps the API's order.
+    const shown = filters.status.filter((s) => group.statuses.includes(s));
+    const toggled = [...chosen.filter((s) => !shown.includes(s)), ...shown.filter((s) => !chosen.includes(s))];
+    const next = new Set((new URLSearchParams(window.location.search).get('status') ?? '').split(',').filter(Boolean));
+    for (const status of toggled) if (!next.delete(status)) next.add(status);
+    setFilters({ status: groups.flatMap((g) => g.statuses).filter((s) => next.has(s)).join(',') });
   };
   // The range as picked so far: the first day alone is not applied yet. The URL may change under it (Back).
   const [range, setRange] = useState<[string | null, string | null]>([filters.untilFrom || null, filters.untilTo || null]);
