@@ -101,6 +101,12 @@ const OPERATOR_ONLY: ReadonlySet<Action> = new Set([
 /** Actions whose SPEC.md §6 rule excludes the MANAGED scope. */
 const NOT_MANAGED: ReadonlySet<Action> = new Set(['resource.grant']);
 
+/**
+ * Actions a vendor support access never takes, whatever role it grants: a key made under it would be the support
+ * person's own credential in the customer's organization, outside the portal, checked against roles the access lent.
+ */
+const NOT_THROUGH_SUPPORT: ReadonlySet<Action> = new Set(['apiKey.manage']);
+
 /** Does this assignment apply to the target organization? (DECISIONS.md "role scopes") */
 export function applies(assignment: Assignment, target: TargetOrganization): boolean {
   const { scope } = assignment;
@@ -126,14 +132,15 @@ const READS: ReadonlySet<Action> = new Set(['read', 'access.review']);
 
 export function can(actor: Actor | null | undefined, action: Action, target: TargetOrganization): boolean {
   if (!actor || keyRefuses(actor, action)) return false;
-  const allowed: readonly Role[] = ACTIONS[action];
-  return actor.roles.some(
-    (a) =>
-      allowed.includes(a.role) &&
-      (!OPERATOR_ONLY.has(action) || a.organization_role === 'OPERATOR') &&
-      (!NOT_MANAGED.has(action) || a.scope !== 'MANAGED') &&
-      applies(a, target),
-  );
+  return actor.roles.some((a) => allows(a, action) && applies(a, target));
+}
+
+/** Does this assignment's role allow the action, wherever it applies? */
+function allows(a: Assignment, action: Action): boolean {
+  return (ACTIONS[action] as readonly Role[]).includes(a.role) &&
+    (!OPERATOR_ONLY.has(action) || a.organization_role === 'OPERATOR') &&
+    (!NOT_MANAGED.has(action) || a.scope !== 'MANAGED') &&
+    (!NOT_THROUGH_SUPPORT.has(action) || a.support_request === undefined);
 }
 
 /** Roles the actor holds anywhere, for the screens gated by role alone (SPEC.md §2). */
@@ -233,8 +240,7 @@ export const SCREENS = {
  */
 export function actorFor(actor: Actor, action: Exclude<Action, 'resource.grant'>): Actor {
   if (keyRefuses(actor, action)) return { ...actor, roles: [] };
-  const allowed: readonly Role[] = ACTIONS[action];
-  return { ...actor, roles: actor.roles.filter((a) => allowed.includes(a.role) && (!OPERATOR_ONLY.has(action) || a.organization_role === 'OPERATOR')) };
+  return { ...actor, roles: actor.roles.filter((a) => allows(a, action)) };
 }
 
 /**

@@ -109,6 +109,27 @@ describe.each(dialects)('support access on %s', (dialect) => {
     expect(record.message.startsWith(`${supervisor.name} (vendor support, request #${id}): `)).toBe(true);
   });
 
+  it('lends an administrator\'s role but never its API keys: a key made under it would outlive the access', async () => {
+    const s = await scene();
+    const supervisor = await make.member(w.operator, { role: 'SUPERVISOR', scope: 'ORGANIZATION' });
+    const asked = await s.ask({ role: 'ADMINISTRATOR', reason: 'fix the customer\'s pipeline', hours: 1 }, supervisor);
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect((await s.act(asked.json().request_id, 'approve')).statusCode).toBe(200);
+    const organization = await t.call(supervisor.email, { method: 'GET', url: `/api/organizations/${s.customer.id}` });
+    expect(organization.json().abilities).toEqual(expect.arrayContaining(['member.invite', 'organization.save']));
+    expect(organization.json().abilities).not.toContain('apiKey.manage');
+    const keys = await t.db.selectFrom('api_keys').select('api_key_id').where('organization_id', '=', s.customer.id).execute();
+    const created = await t.call(supervisor.email, {
+      method: 'POST', url: `/api/organizations/${s.customer.id}/api-keys`,
+      payload: { name: 'support', roles: [{ role: 'ISSUER', scope: 'ORGANIZATION' }], date_expires: new Date(t.clock.now().getTime() + 24 * HOUR).toISOString() },
+    });
+    expect(created.statusCode, created.body).toBe(403);
+    expect((await t.call(supervisor.email, { method: 'GET', url: `/api/organizations/${s.customer.id}/api-keys` })).statusCode).toBe(403);
+    expect(await t.db.selectFrom('api_keys').select('api_key_id').where('organization_id', '=', s.customer.id).execute()).toEqual(keys);
+    // The customer's own administrator still may.
+    expect((await t.call(s.admin.email, { method: 'GET', url: `/api/organizations/${s.customer.id}/api-keys` })).statusCode).toBe(200);
+  });
+
   it('refuses bad input with a clear 400/403/409 and changes nothing', async () => {
     const s = await scene();
     const before = [await requests(), await records()];
