@@ -383,6 +383,11 @@ const SUPPORT_GRANTABLE: Readonly<Partial<Record<Role, readonly Role[]>>> = {
 /** The longest support access, and the longest break glass, in hours. */
 export const SUPPORT_MAX_HOURS = 72;
 export const BREAK_GLASS_MAX_HOURS = 4;
+/** How long a request waits for a decision: an incident needs an answer within a day, not an approval days later. */
+export const SUPPORT_REQUEST_WAITS_HOURS = 24;
+/** The first instant at which a request made at `dateRequested` no longer waits: it lapses unanswered. */
+export const supportRequestLapsesAt = (dateRequested: string) =>
+  new Date(Date.parse(dateRequested) + SUPPORT_REQUEST_WAITS_HOURS * 3_600_000).toISOString();
 
 const operatorStanding = (actor: Actor | null | undefined) =>
   actor && !actor.api_key ? actor.roles.filter((a) => a.organization_role === 'OPERATOR' && !a.support_request) : [];

@@ -216,6 +216,39 @@ describe.each(dialects)('support access on %s', (dialect) => {
     expect(row.state).toBe('EXPIRED');
   });
 
+  it('lets a request wait 24 hours: from then on it is expired, cannot be approved, and may be asked again; the lapse journaled once', async () => {
+    const s = await scene();
+    const id = (await s.ask({ reason: 'incident', hours: 2 })).json().request_id;
+    const lapses = START.getTime() + 24 * HOUR;
+    t.clock.set(new Date(lapses - 1));
+    const waiting = await t.call(s.admin.email, { method: 'GET', url: s.base });
+    expect(waiting.json().items[0]).toMatchObject({ request_id: id, state: 'REQUESTED', abilities: ['approve', 'deny', 'end'] });
+    expect((await s.ask({ reason: 'again', hours: 2 })).statusCode).toBe(409);
+
+    t.clock.set(new Date(lapses));
+    const lapsed = await t.call(s.admin.email, { method: 'GET', url: s.base });
+    expect(lapsed.json().items[0]).toMatchObject({ request_id: id, state: 'EXPIRED', abilities: [] });
+    const refused = await s.act(id, 'approve');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('nobody decided within 24 hours');
+    expect((await s.act(id, 'end', s.engineer)).statusCode).toBe(409);
+    expect((await s.licenses()).statusCode).toBe(404);
+    const row = await t.db.selectFrom('support_requests').select(['state', 'date_decided']).where('request_id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'REQUESTED', date_decided: null });
+
+    await scanTime(t.db, new Date(lapses - 1));
+    expect((await s.journal(s.customer.id)).filter((r) => r.reason === 'SUPPORT_ACCESS_EXPIRED')).toEqual([]);
+    await Promise.all([scanTime(t.db, new Date(lapses)), scanTime(t.db, new Date(lapses + 1))]);
+    for (const side of [s.customer.id, w.operator.id]) {
+      const expired = (await s.journal(side)).filter((r) => r.reason === 'SUPPORT_ACCESS_EXPIRED' && r.message.includes(`#${id} `));
+      expect(expired, side).toEqual([expect.objectContaining({ member_email: null, message: expect.stringContaining('lapsed at') })]);
+    }
+    const marked = await t.db.selectFrom('support_requests').select(['state', 'date_ended']).where('request_id', '=', id).executeTakeFirstOrThrow();
+    expect(marked).toEqual({ state: 'EXPIRED', date_ended: new Date(lapses).toISOString() });
+    const again = await s.ask({ reason: 'still broken', hours: 2 });
+    expect(again.statusCode, again.body).toBe(201);
+  });
+
   it('lets exactly one of concurrent approve, deny and end win', async () => {
     const s = await scene();
     const once = async (calls: Array<() => Promise<{ statusCode: number }>>) => {

@@ -1,6 +1,8 @@
 /** The queries of vendor support access (issue 33 item 2); the sign-in's own are auth/actor.ts loadAssignments. */
-import type { Insertable } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
+import type { Database } from '../../db/schema';
 import type { Queryable } from '../../db/database';
+import { SUPPORT_REQUEST_WAITS_HOURS, supportRequestLapsesAt } from '../../../common/policy';
 import type { SupportRequestsTable } from '../../db/schema';
 import { DEFAULT_SUPPORT_SETTINGS, type SupportSettings } from '../../../common/schemas/support-access';
 
@@ -9,6 +11,14 @@ const LISTED = [
   's.requester_email', 's.role', 's.reason', 's.hours', 's.break_glass', 's.state', 's.date_requested', 's.date_decided',
   's.decided_by', 's.date_until', 's.date_ended', 's.ended_by',
 ] as const;
+
+/** Requests made after this still wait at `at`. */
+const waitingSince = (at: string) => new Date(Date.parse(at) - SUPPORT_REQUEST_WAITS_HOURS * 3_600_000).toISOString();
+
+type Requests = ExpressionBuilder<Database, 'support_requests'>;
+/** Waits for a decision at `at` (asked less than a day ago), or runs at `at`: what can still be decided or ended. */
+const waits = (eb: Requests, at: string) => eb.and([eb('state', '=', 'REQUESTED'), eb('date_requested', '>', waitingSince(at))]);
+const open = (eb: Requests, at: string) => eb.or([waits(eb, at), eb.and([eb('state', '=', 'APPROVED'), eb('date_until', '>', at)])]);
 
 const listed = (db: Queryable) =>
   db.selectFrom('support_requests as s').innerJoin('organizations as o', 'o.organization_id', 's.organization_id').select(LISTED);
@@ -38,8 +48,7 @@ export function activeRequests(db: Queryable, organizationId: string, at: string
 /** The member's request to the organization that waits or runs at `at`, if any. */
 export function openRequest(db: Queryable, organizationId: string, memberId: string, at: string): Promise<SupportRow | undefined> {
   return listed(db).where('s.organization_id', '=', organizationId).where('s.member_id', '=', memberId)
-    .where((eb) => eb.or([eb('s.state', '=', 'REQUESTED'), eb.and([eb('s.state', '=', 'APPROVED'), eb('s.date_until', '>', at)])]))
-    .executeTakeFirst();
+    .where((eb) => open(eb as unknown as Requests, at)).executeTakeFirst();
 }
 
 export async function insertRequest(db: Queryable, row: Insertable<SupportRequestsTable>): Promise<number> {
@@ -47,31 +56,44 @@ export async function insertRequest(db: Queryable, row: Insertable<SupportReques
   return Number(inserted.request_id);
 }
 
-/** Approves a waiting request: false when it no longer waits (the other of two decisions at once won). */
+/**
+ * Approves a request that waits at `at`: false when it no longer waits (the other of two decisions at once won, or it
+ * lapsed, marked by the scan or not yet).
+ */
 export async function approve(db: Queryable, requestId: number, by: string, at: string, until: string): Promise<boolean> {
   const result = await db.updateTable('support_requests').set({ state: 'APPROVED', date_decided: at, decided_by: by, date_until: until })
-    .where('request_id', '=', requestId).where('state', '=', 'REQUESTED').executeTakeFirst();
+    .where('request_id', '=', requestId).where((eb) => waits(eb, at)).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 export async function deny(db: Queryable, requestId: number, by: string, at: string): Promise<boolean> {
   const result = await db.updateTable('support_requests').set({ state: 'DENIED', date_decided: at, decided_by: by })
-    .where('request_id', '=', requestId).where('state', '=', 'REQUESTED').executeTakeFirst();
+    .where('request_id', '=', requestId).where((eb) => waits(eb, at)).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Ends a waiting or running request; false when it had already ended, expired or been decided otherwise. */
+/** Ends a waiting or running request; false when it had already ended, expired, lapsed or been decided otherwise. */
 export async function end(db: Queryable, requestId: number, by: string, at: string): Promise<boolean> {
   const result = await db.updateTable('support_requests').set({ state: 'ENDED', date_ended: at, ended_by: by })
-    .where('request_id', '=', requestId)
-    .where((eb) => eb.or([eb('state', '=', 'REQUESTED'), eb.and([eb('state', '=', 'APPROVED'), eb('date_until', '>', at)])]))
-    .executeTakeFirst();
+    .where('request_id', '=', requestId).where((eb) => open(eb, at)).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** The accesses whose end has come and that are not marked yet, oldest end first. */
 export function endedByTime(db: Queryable, at: string): Promise<SupportRow[]> {
   return listed(db).where('s.state', '=', 'APPROVED').where('s.date_until', '<=', at).orderBy('s.date_until').execute();
+}
+
+/** The requests that lapsed unanswered by `at` and are not marked yet, oldest first. */
+export function lapsedByTime(db: Queryable, at: string): Promise<SupportRow[]> {
+  return listed(db).where('s.state', '=', 'REQUESTED').where('s.date_requested', '<=', waitingSince(at)).orderBy('s.date_requested').execute();
+}
+
+/** Marks one lapsed request expired at its lapse: true only for the scan whose update changed the row. */
+export async function markLapsed(db: Queryable, requestId: number, dateRequested: string): Promise<boolean> {
+  const result = await db.updateTable('support_requests').set({ state: 'EXPIRED', date_ended: supportRequestLapsesAt(dateRequested) })
+    .where('request_id', '=', requestId).where('state', '=', 'REQUESTED').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Marks one expired: true only for the one scan whose update changed the row (exactly once with several instances). */

@@ -4,7 +4,7 @@
  * request through its states by updates conditional on the state (one winner of two decisions at once) and journals
  * each change in the customer's journal (with its event) and in the operator's, in the change's transaction.
  */
-import { BREAK_GLASS_MAX_HOURS, can, canSupport, supportAbilities, supportRolesOf, type SupportAction, type TargetOrganization } from '../../../common/policy';
+import { BREAK_GLASS_MAX_HOURS, SUPPORT_REQUEST_WAITS_HOURS, supportRequestLapsesAt, can, canSupport, supportAbilities, supportRolesOf, type SupportAction, type TargetOrganization } from '../../../common/policy';
 import { formatUtcDateTime } from '../../../common/dates';
 import type {
   ActiveSupport, SupportRequest, SupportRequestBody, SupportSettings,
@@ -20,9 +20,13 @@ import type { SupportRow } from './repository';
 const HOUR = 3_600_000;
 const MISSING_ORGANIZATION = 'Organization not found.';
 
-/** The state as it stands at `at`: an approved access whose end has come is expired, marked or not yet. */
+/**
+ * The state as it stands at `at`: an approved access whose end has come, and a request nobody decided within
+ * SUPPORT_REQUEST_WAITS_HOURS, are expired, marked by the scan or not yet.
+ */
 function stateAt(row: SupportRow, at: number): SupportRequest['state'] {
   if (row.state === 'APPROVED' && row.date_until && Date.parse(row.date_until) <= at) return 'EXPIRED';
+  if (row.state === 'REQUESTED' && Date.parse(supportRequestLapsesAt(row.date_requested)) <= at) return 'EXPIRED';
   return row.state;
 }
 
@@ -205,6 +209,7 @@ function settled(row: SupportRow, at: number): string {
   if (state === 'APPROVED') return `${what} is already approved.`;
   if (state === 'DENIED') return `${what} was denied.`;
   if (state === 'ENDED') return `${what} has ended.`;
+  if (state === 'EXPIRED' && !row.date_decided) return `${what} lapsed: nobody decided within ${SUPPORT_REQUEST_WAITS_HOURS} hours. Ask again if it is still needed.`;
   if (state === 'EXPIRED') return `${what} has expired.`;
   return `${what} waits for a decision.`;
 }

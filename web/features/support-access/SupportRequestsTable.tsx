@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Badge, Button, Group } from '@mantine/core';
 import { formatDateTime } from '../../../common/dates';
 import { label } from '../../../common/enums';
+import { supportRequestLapsesAt } from '../../../common/policy';
 import type { SupportRequest } from '../../../common/schemas/support-access';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { DataTable, type DataColumn } from '../../components/DataTable';
@@ -67,7 +68,10 @@ export function SupportRequestsTable({ requests, organization = false }: { reque
     { header: 'Reason', breakAnywhere: true, cell: (r) => r.reason },
     { header: 'Hours', nowrap: true, cell: (r) => String(r.hours) },
     { header: 'Requested', nowrap: true, cell: (r) => formatDateTime(r.date_requested) },
-    { header: 'Until', nowrap: true, cell: (r) => (r.date_until ? formatDateTime(r.date_until) : '–') },
+    {
+      header: 'Until', nowrap: true,
+      cell: (r) => (r.date_until ? formatDateTime(r.date_until) : r.state === 'REQUESTED' ? `Waits until ${formatDateTime(supportRequestLapsesAt(r.date_requested))}` : '–'),
+    },
     { header: 'Decided by', breakAnywhere: true, cell: (r) => r.decided_by ?? '–' },
     { header: 'Actions', headerHidden: true, align: 'end', cell: (r) => (r.abilities.length ? <Actions request={r} /> : null) },
   ];
