@@ -1,16 +1,14 @@
 /**
- * The kept sign-in work (auth/actor.ts, db/kept.ts): kept per instance, yet a ban, a role
- * change or a moved organization takes effect at the very next call, whoever wrote it, and on every
- * instance of one PostgreSQL database.
+ * What an instance keeps (the organization tree, db/kept.ts) never outlives a change: a ban, a role change or a
+ * moved organization takes effect at the very next call, whoever wrote it, and on every instance of one PostgreSQL
+ * database (the sign-in itself is read afresh on every call, auth/sign-in.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app';
-import { openDatabase, type Db } from '../../server/db/database';
-import { createTestDatabase, testDialects, type TestDatabase } from '../support/databases';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../support/databases';
 import { factories, type Cooperation } from '../support/factories';
 import { useTestApp } from '../support/test-app';
-import { START, TEST_CONFIG, signToken } from '../support/tokens';
+import { START } from '../support/tokens';
+import { useTwoInstances } from '../support/two-instances';
 
 const dialects = await testDialects();
 
@@ -70,60 +68,44 @@ describe.each(dialects)('access cache on %s', (dialect) => {
 });
 
 describe.runIf(dialects.includes('postgres'))('two instances on one PostgreSQL', () => {
-  let database: TestDatabase;
-  let second: Db;
-  let a: FastifyInstance;
-  let b: FastifyInstance;
-  let w: Cooperation;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    const make = factories({ db: database.db });
-    w = await make.cooperation();
+  const two = useTwoInstances(async (db) => {
+    const make = factories({ db });
+    const w = await make.cooperation();
     // Something to export: a public resource (routes.hcl lists every active organization) and a trusted certificate.
     await make.resource({ access: 'PUBLIC' });
     await make.certificate(w.customer, 'approved');
-    second = openDatabase({ databaseUrl: database.url });
-    a = await buildApp({ config: TEST_CONFIG, db: database.db, logger: false });
-    b = await buildApp({ config: TEST_CONFIG, db: second, logger: false });
+    return w;
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await second?.destroy();
-    await database?.drop();
-  });
-
-  const as = async (email: string) => ({ authorization: `Bearer ${await signToken(database.db, { email, email_verified: true })}` });
+  const { as } = two;
 
   it('sees a ban made through one instance at the next call to the other', async () => {
-    const member = await as(w.member.email);
-    const url = `/api/organizations/${w.customer.id}`;
-    for (const app of [a, b, a, b]) expect((await app.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
-    const memberId = w.member.id;
-    const ban = await a.inject({ method: 'POST', url: `${url}/members/${memberId}/ban`, headers: await as(w.supervisor.email) });
+    const member = await as(two.data.member.email);
+    const url = `/api/organizations/${two.data.customer.id}`;
+    for (const app of [two.a, two.b, two.a, two.b]) expect((await app.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
+    const memberId = two.data.member.id;
+    const ban = await two.a.inject({ method: 'POST', url: `${url}/members/${memberId}/ban`, headers: await as(two.data.supervisor.email) });
     expect(ban.statusCode).toBe(200);
-    expect((await b.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
-    expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
-    expect((await b.inject({ method: 'POST', url: `${url}/members/${memberId}/unban`, headers: await as(w.supervisor.email) })).statusCode).toBe(200);
-    expect((await a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
+    expect((await two.b.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
+    expect((await two.a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(403);
+    expect((await two.b.inject({ method: 'POST', url: `${url}/members/${memberId}/unban`, headers: await as(two.data.supervisor.email) })).statusCode).toBe(200);
+    expect((await two.a.inject({ method: 'GET', url, headers: member })).statusCode).toBe(200);
   });
 
   // The other instance learns of the change by NOTIFY (db/export-epoch.ts): within a moment, not
   // necessarily at its very next call, which may run before the notification has been read.
   it('serves the same export ETag from both, and a change through one within a moment at the other', async () => {
-    const devops = await as(w.devops.email);
+    const devops = await as(two.data.devops.email);
     const etags = async (path: string) =>
-      Promise.all([a, b].map(async (app) => String((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: devops })).headers.etag)));
+      Promise.all([two.a, two.b].map(async (app) => String((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: devops })).headers.etag)));
     for (const path of ['routes.hcl', 'certs']) {
       const [fromA, fromB] = await etags(path);
       expect(fromA).toBe(fromB);
       // A poll with the ETag it has is answered 304 by either instance.
-      for (const app of [a, b]) expect((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: { ...devops, 'if-none-match': fromA } })).statusCode).toBe(304);
+      for (const app of [two.a, two.b]) expect((await app.inject({ method: 'GET', url: `/api/piston/${path}`, headers: { ...devops, 'if-none-match': fromA } })).statusCode).toBe(304);
     }
     const [routesBefore] = await etags('routes.hcl');
     // The banned organization is not in routes.hcl; unbanning it through instance A adds it to routes.hcl served by B.
-    expect((await a.inject({ method: 'POST', url: `/api/organizations/${w.banned.id}/unban`, headers: await as(w.supervisor.email) })).statusCode).toBe(200);
+    expect((await two.a.inject({ method: 'POST', url: `/api/organizations/${two.data.banned.id}/unban`, headers: await as(two.data.supervisor.email) })).statusCode).toBe(200);
     let [routesA, routesB] = await etags('routes.hcl');
     for (const until = Date.now() + 5_000; routesB === routesBefore && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 20));
