@@ -22,13 +22,14 @@ import { useApiKeys, useCreateApiKey, useRevokeApiKey, type CreatedApiKey } from
 import { ApiKeyBadges } from './ApiKeyBadges';
 import { ApiKeySecretModal } from './ApiKeySecretModal';
 import { CreateApiKeyModal } from './CreateApiKeyModal';
+import { DANGER } from '../../components/danger';
 
 function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
   const [confirming, setConfirming] = useState(false);
   const revoke = useRevokeApiKey();
   return (
     <>
-      <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} aria-hidden />} aria-label={`Revoke ${apiKey.name}`} onClick={() => setConfirming(true)}>
+      <Button size="xs" {...DANGER} leftSection={<IconTrash size={14} aria-hidden />} aria-label={`Revoke ${apiKey.name}`} onClick={() => setConfirming(true)}>
         Revoke
       </Button>
       <ConfirmModal

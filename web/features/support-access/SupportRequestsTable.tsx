@@ -9,6 +9,7 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { notifySuccess } from '../../lib/notifications';
 import { useSupportAction } from './api';
+import { DANGER } from '../../components/danger';
 
 const STATE_COLOR: Record<SupportRequest['state'], string> = { REQUESTED: 'yellow', APPROVED: 'green', DENIED: 'gray', ENDED: 'gray', EXPIRED: 'gray' };
 const STATE_LABEL: Record<SupportRequest['state'], string> = { REQUESTED: 'Waiting', APPROVED: 'Active', DENIED: 'Denied', ENDED: 'Ended', EXPIRED: 'Expired' };
@@ -33,7 +34,7 @@ function Actions({ request }: { request: SupportRequest }) {
       ) : null}
       {request.abilities.includes('end') ? (
         <>
-          <Button size="xs" color="red" variant="light" aria-label={`End request #${request.request_id}`} onClick={() => setEnding(true)}>
+          <Button size="xs" {...DANGER} aria-label={`End request #${request.request_id}`} onClick={() => setEnding(true)}>
             {request.state === 'REQUESTED' ? 'Withdraw' : 'End'}
           </Button>
           <ConfirmModal

@@ -13,6 +13,7 @@ import { MONOSPACE } from '../../../components/monospace';
 import { QueryList } from '../../../components/QueryList';
 import { notifySuccess } from '../../../lib/notifications';
 import { useApiTokens, useRevokeToken } from './api/tokens';
+import { DANGER } from '../../../components/danger';
 
 const STATUS: Record<TokenStatus, { color: string; text: string }> = {
   active: { color: 'teal', text: 'Active' },
@@ -48,7 +49,7 @@ function columns(revoke: (token: ApiToken) => void): DataColumn<ApiToken>[] {
       align: 'end',
       cell: (t) =>
         t.abilities.includes('token.revoke') ? (
-          <Button variant="outline" color="red" size="xs" leftSection={<IconBan size={14} aria-hidden />} onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
+          <Button {...DANGER} size="xs" leftSection={<IconBan size={14} aria-hidden />} onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
             Revoke
           </Button>
         ) : t.date_revoked ? (

@@ -15,6 +15,7 @@ import { PagedList } from '../../../components/PagedList';
 import { notifySuccess } from '../../../lib/notifications';
 import { usePageSize } from '../../../lib/preferences';
 import { useInvitations, useResendInvitation, useRevokeInvitation } from '../api/invitations';
+import { DANGER } from '../../../components/danger';
 
 const STATUS: Record<InvitationStatus, { color: string; text: string }> = {
   PENDING: { color: 'blue', text: 'Pending' },
@@ -40,7 +41,7 @@ function InvitationActions({ invitation }: { invitation: Invitation }) {
       >
         Resend
       </Button>
-      <Button size="xs" variant="light" color="red" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setConfirming(true)}>
+      <Button size="xs" {...DANGER} aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setConfirming(true)}>
         Revoke
       </Button>
       <ConfirmModal

@@ -21,6 +21,7 @@ import { DataTable, type DataColumn } from '../../../components/DataTable';
 import { notifySuccess } from '../../../lib/notifications';
 import { useAssignRole, useUnassignRole } from '../api/assign-role';
 import { useMemberRoles } from '../api/get-member-roles';
+import { DANGER } from '../../../components/danger';
 
 export interface RolesTabProps {
   member: Member;
@@ -57,7 +58,7 @@ function UnassignButton({ member, role }: { member: Member; role: MemberRole }) 
   const roleName = label(role.role);
   return (
     <>
-      <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} aria-hidden />} aria-label={name} onClick={() => setConfirming(true)}>
+      <Button size="xs" {...DANGER} leftSection={<IconTrash size={14} aria-hidden />} aria-label={name} onClick={() => setConfirming(true)}>
         Unassign
       </Button>
       <ConfirmModal
