@@ -95,7 +95,7 @@ function migratedTemplate(): Promise<string> {
         await migrateToLatest(db);
         await db.destroy();
         await client.query(`alter database ${building} rename to ${name}`);
-        const old = await client.query<{ datname: string }>("select datname from pg_database where datname like 'portal\_template\_%' and datname <> $1", [name]);
+        const old = await client.query<{ datname: string }>("select datname from pg_database where datname like 'portal\\_template\\_%' and datname <> $1", [name]);
         for (const { datname } of old.rows) await client.query(`drop database if exists ${datname} with (force)`);
       }
     } finally {
