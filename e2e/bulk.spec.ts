@@ -21,6 +21,8 @@ async function contosoCertificates(page: Page, tag: string, count: number) {
   await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveValue('Contoso');
   await page.getByLabel('Filter by DN').fill(tag);
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  // Only the filtered answer says so: the test's rows may be on the unfiltered page too.
+  await expect(page.getByText(`Showing certificates 1–${count} of ${count}`)).toBeVisible();
   await expect(row(page, tag)).toHaveCount(count);
 }
 
@@ -67,6 +69,43 @@ test('an approver bulk-approves a selection of certificates and sees per item wh
   await expect(result).toHaveCount(0);
   for (const dn of dns) await expect(row(page, dn).getByText('Approved', { exact: true })).toBeVisible();
   await expect(bar(page)).toHaveCount(0);
+});
+
+test('rows chosen while the filtered answer is still on its way are dropped when it comes: no action reaches a row it does not show', async ({ page, newPage }) => {
+  const issuer = await apiAs(newPage, 'issuer@contoso.example');
+  const { tag, dns } = await uploadCertificates(issuer, 2);
+  await signInToCertificates(page, 'approver@operator.example');
+  const listPath = `/api/organizations/${issuer.organizationId}/certificates`;
+  const contoso = page.waitForResponse((response) => new URL(response.url()).pathname === listPath);
+  await page.getByRole('combobox', { name: 'Organization' }).click();
+  await page.getByRole('option', { name: 'Contoso' }).click();
+  const total = Number((await contoso).headers()['x-total-count']);
+  await expect(page.getByText(new RegExp(`^Showing certificates 1–\\d+ of ${total.toLocaleString('en-US')}$`))).toBeVisible();
+  const shownBefore = await page.getByRole('checkbox', { name: /^Select CN=/ }).count();
+  expect(shownBefore).toBeGreaterThan(2);
+
+  // The filtered answer is held back, as on a slow network, until the old rows have been chosen.
+  const isFiltered = (url: URL) => url.pathname === listPath && url.search.includes(tag);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(isFiltered, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const filtered = page.waitForResponse((response) => isFiltered(new URL(response.url())));
+  await page.getByLabel('Filter by DN').fill(tag);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  await expect(bar(page).getByText(`${shownBefore} selected`)).toBeVisible();
+  release();
+  await filtered;
+  await expect(page.getByText('Showing certificates 1–2 of 2')).toBeVisible();
+  await expect(bar(page)).toHaveCount(0);
+  for (const dn of dns) await expect(page.getByRole('checkbox', { name: `Select ${dn}` })).not.toBeChecked();
+  // Chosen now, on the rows shown, they are what the bar counts.
+  await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  await expect(bar(page).getByText('2 selected')).toBeVisible();
+  await expect(bar(page).getByRole('button', { name: 'Approve (2)' })).toBeVisible();
 });
 
 test('"all that match the filter" counts on the server first, then revokes them all', async ({ page, newPage }) => {

@@ -2,6 +2,9 @@
  * The rows chosen for a bulk action (docs/decisions.md "Bulk actions"): kept across the list's
  * pages while its filters stay the same (`scope`), or "all that match the filter" at once. A change
  * of filters starts a new, empty selection: rows chosen under other filters may not be in view.
+ * The scope is that of the rows on screen: while a list still shows its previous answer (`stale`, the
+ * next one loading), a row chosen there belongs to the previous filters and is dropped when the new
+ * answer arrives, so no action reaches rows that the filtered list does not show.
  */
 import { useCallback, useMemo, useState } from 'react';
 import type { TableSelection } from '../DataTableSelection';
@@ -23,7 +26,10 @@ interface State<T> {
   all: boolean;
 }
 
-export function useRowSelection<T>(keyOf: (row: T) => string, label: (row: T) => string, scope: string): RowSelection<T> {
+export function useRowSelection<T>(keyOf: (row: T) => string, label: (row: T) => string, requested: string, stale: boolean): RowSelection<T> {
+  const [shown, setShown] = useState(requested);
+  if (!stale && shown !== requested) setShown(requested);
+  const scope = stale ? shown : requested;
   const [state, setState] = useState<State<T>>(() => ({ scope, chosen: new Map(), all: false }));
   const fresh = useCallback((s: State<T>): State<T> => (s.scope === scope ? s : { scope, chosen: new Map(), all: false }), [scope]);
   const current = fresh(state);

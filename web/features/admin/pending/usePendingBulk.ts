@@ -42,7 +42,8 @@ const ACTIONS: Record<PendingKind, Record<PendingList, Def[]>> = {
 type Result = BulkItemResult & { distinguished_name?: string; license_id?: string; license_name?: string | null };
 
 export function usePendingBulk(kind: PendingKind, list: PendingList, total: number, tasks: BulkTask[]) {
-  const selection = useRowSelection<BulkTask>((t) => t.key, (t) => `Select ${t.name}`, `${kind} ${list}`);
+  // No filters: the scope is the list itself, and each list is its own table, so its rows are never another's.
+  const selection = useRowSelection<BulkTask>((t) => t.key, (t) => `Select ${t.name}`, `${kind} ${list}`, false);
   const changed = usePendingChanged(list);
   const defs = ACTIONS[kind][list];
   const actions = useMemo<BulkAction<BulkTask>[]>(

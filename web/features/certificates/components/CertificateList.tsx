@@ -68,7 +68,7 @@ export function CertificateList({ organizationId, showOrganization = false }: Ce
   const certificates = useCertificates(organizationId, request);
   const now = useStatusClock((t) => earliest((certificates.data?.items ?? []).map((c) => nextCertificateChange(c, t))));
   const columns = useMemo(() => columnsOf(now, showOrganization), [now, showOrganization]);
-  const bulk = useCertificateBulk(organizationId, request, certificates.data?.total ?? 0, certificates.data?.items ?? [], now);
+  const bulk = useCertificateBulk(organizationId, request, certificates.data?.total ?? 0, certificates.data?.items ?? [], now, certificates.isPlaceholderData);
 
   return (
     <Stack gap="lg">

@@ -26,8 +26,8 @@ const keyOf = (c: CertificateSummary) => c.distinguished_name;
 const labelOf = (c: CertificateSummary) => `Select ${c.distinguished_name}`;
 
 /** The selection, and the bar's props; `selectable` is false for a caller who may take none of the actions here. */
-export function useCertificateBulk(organizationId: string | null, request: object, total: number, rows: CertificateSummary[], now: Date) {
-  const selection = useRowSelection(keyOf, labelOf, selectionScope(request));
+export function useCertificateBulk(organizationId: string | null, request: object, total: number, rows: CertificateSummary[], now: Date, stale: boolean) {
+  const selection = useRowSelection(keyOf, labelOf, selectionScope(request), stale);
   const changed = useCertificatesChanged();
   const match = useMemo(() => matchOf(request, organizationId), [request, organizationId]);
   const actions = useMemo<BulkAction<CertificateSummary>[]>(

@@ -67,7 +67,7 @@ export function LicenseList({ organizationId }: LicenseListProps) {
   const now = useStatusClock((t) => earliest((licenses.data?.items ?? []).map((l) => nextLicenseChange(l, t))));
   const showOrganization = organizationId === null;
   const columns = useMemo(() => columnsOf(now, showOrganization), [now, showOrganization]);
-  const bulk = useLicenseBulk(organizationId, request, licenses.data?.total ?? 0, licenses.data?.items ?? [], now);
+  const bulk = useLicenseBulk(organizationId, request, licenses.data?.total ?? 0, licenses.data?.items ?? [], now, licenses.isPlaceholderData);
 
   return (
     <Stack gap="lg">

@@ -26,8 +26,8 @@ const keyOf = (l: License) => l.license_id;
 const labelOf = (l: License) => `Select ${l.license_name}`;
 
 /** The selection, and the bar's props; `selectable` is false for a caller who may take none of the actions here. */
-export function useLicenseBulk(organizationId: string | null, request: object, total: number, rows: License[], now: Date) {
-  const selection = useRowSelection(keyOf, labelOf, selectionScope(request));
+export function useLicenseBulk(organizationId: string | null, request: object, total: number, rows: License[], now: Date, stale: boolean) {
+  const selection = useRowSelection(keyOf, labelOf, selectionScope(request), stale);
   const changed = useLicensesChanged();
   const match = useMemo(() => matchOf(request, organizationId), [request, organizationId]);
   const actions = useMemo<BulkAction<License>[]>(
