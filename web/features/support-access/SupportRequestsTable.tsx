@@ -51,6 +51,13 @@ function Actions({ request }: { request: SupportRequest }) {
   );
 }
 
+/** The access's end; for a waiting request, the instant it lapses unanswered (the date kept on one line). */
+function until(r: SupportRequest) {
+  if (r.date_until) return <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.date_until)}</span>;
+  if (r.state !== 'REQUESTED') return '–';
+  return <>Waits until <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(supportRequestLapsesAt(r.date_requested))}</span></>;
+}
+
 export function SupportRequestsTable({ requests, organization = false }: { requests: SupportRequest[]; organization?: boolean }) {
   const columns: DataColumn<SupportRequest>[] = [
     { header: 'Request', rowHeader: true, nowrap: true, cell: (r) => `#${r.request_id}` },
@@ -58,7 +65,7 @@ export function SupportRequestsTable({ requests, organization = false }: { reque
     {
       header: 'State', unlabelled: true, nowrap: true, width: '9rem',
       cell: (r) => (
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="nowrap" miw="max-content">
           <Badge color={STATE_COLOR[r.state]} variant="light">{STATE_LABEL[r.state]}</Badge>
           {r.break_glass ? <Badge color="red">Break glass</Badge> : null}
         </Group>
@@ -69,10 +76,7 @@ export function SupportRequestsTable({ requests, organization = false }: { reque
     { header: 'Reason', breakAnywhere: true, cell: (r) => r.reason },
     { header: 'Hours', nowrap: true, cell: (r) => String(r.hours) },
     { header: 'Requested', nowrap: true, cell: (r) => formatDateTime(r.date_requested) },
-    {
-      header: 'Until', nowrap: true,
-      cell: (r) => (r.date_until ? formatDateTime(r.date_until) : r.state === 'REQUESTED' ? `Waits until ${formatDateTime(supportRequestLapsesAt(r.date_requested))}` : '–'),
-    },
+    { header: 'Until', cell: until },
     { header: 'Decided by', breakAnywhere: true, cell: (r) => r.decided_by ?? '–' },
     { header: 'Actions', headerHidden: true, align: 'end', cell: (r) => (r.abilities.length ? <Actions request={r} /> : null) },
   ];
