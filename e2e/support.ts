@@ -354,6 +354,9 @@ async function showScheme(page: Page, colorScheme: 'light' | 'dark') {
 export async function expectAccessible(page: Page) {
   await showScheme(page, 'light');
   expect(summaryOf(await runAxe(page, ALL_RULES)), 'axe in the light scheme').toEqual([]);
+  // Reflow (WCAG 1.4.10): the page itself never scrolls sideways; a wide table scrolls in its own box.
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth }));
+  expect(widths.page, 'the page is no wider than the window').toBeLessThanOrEqual(widths.window);
   await showScheme(page, 'dark');
   const dark = await runAxe(page, COLOUR_RULES);
   await showScheme(page, 'light');
