@@ -8,12 +8,13 @@ import SQLite from 'better-sqlite3';
 import {
   CompiledQuery, Kysely, PostgresDialect, SqliteDialect,
   type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode,
-  type SqliteDatabase, type Transaction, type UnknownRow,
+  type Transaction, type UnknownRow,
 } from 'kysely';
 import type { Database } from './schema';
 import { pgModule } from './pg';
 import { DatabaseHealth } from './health';
 import { watchedPool, type DatabaseTimeouts } from './pg-pool';
+import { keepingStatements } from './sqlite-statements';
 
 export type { DatabaseTimeouts };
 
@@ -176,27 +177,6 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10,
       ? (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]))).rows
       : (statements.prepare(text).all(params) as Record<string, unknown>[]);
   return { db, readRows, marker };
-}
-
-/**
- * better-sqlite3 with its prepared statements kept by SQL text: Kysely prepares each query anew, and
- * compiling the SQL was about a tenth of a list request's CPU under load. Statements run one at a
- * time on this connection (the driver is synchronous and nothing here streams), so one kept
- * statement per text serves every caller. Bounded without bookkeeping: when full, start again.
- */
-function keepingStatements(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(text) {
-      let statement = statements.get(text);
-      if (!statement) {
-        if (statements.size >= 2_000) statements.clear();
-        statements.set(text, (statement = sqlite.prepare(text)));
-      }
-      return statement;
-    },
-  };
 }
 
 export function isPostgres(db: Queryable): boolean {
