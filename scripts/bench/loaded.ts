@@ -8,7 +8,7 @@
 import type { BenchConfig } from './config';
 import { load, startLoad, type LoadOptions, type LoadResult } from './load';
 import type { Portal } from './runner';
-import { cpuSeconds, sampleMemory, scrapeMetrics, waitIdle, type ServerProcess } from './servers';
+import { cpuSeconds, sampleMemory, scrapeMetrics, waitIdle, type Resident, type ServerProcess } from './servers';
 
 export interface Stage {
   config: BenchConfig;
@@ -29,6 +29,8 @@ export interface LoadedRun<T = undefined> {
   eventLoopP99Ms: number | null;
   rssMb: number | null;
   rssWithChildrenMb: number | null;
+  /** The portal's resident set at its peak, and V8's heap and the Buffers outside it after the run (MiB). */
+  memory: { atPeak: Resident | null; heapUsedMbAfter: number | null; externalMbAfter: number | null };
   idle: boolean;
   /** What ran beside the load (the writer's report). */
   beside?: T;
@@ -60,10 +62,11 @@ export async function loadedRun<T = undefined>(
   const besideResult = await beside?.stop();
   const idle = await waitIdle(pid, portal.current.url, stage.busy, 120_000);
   const metrics = await scrapeMetrics(portal.current.url, 30_000);
-  const { portalMb, withChildrenMb } = memory.stop();
+  const { portalMb, withChildrenMb, portalAtPeak } = memory.stop();
   return {
     bare: bareResult, portal: result, ratio: result.rps / bareResult.rps, cpuUs: perAnswer(cpu, cpuSeconds(pid), result.expected), bareCpuUs,
     eventLoopP99Ms: metrics?.eventLoopP99Ms ?? null, rssMb: portalMb, rssWithChildrenMb: withChildrenMb, idle, beside: besideResult,
+    memory: { atPeak: portalAtPeak, heapUsedMbAfter: metrics?.heapUsedMb ?? null, externalMbAfter: metrics?.externalMb ?? null },
   };
 }
 
@@ -73,5 +76,11 @@ export function describeRun(name: string, run: LoadedRun<unknown>): string {
   const unexpected = r.unexpected ? `, ${r.unexpected} unexpected ${JSON.stringify(r.statuses)}` : '';
   return `  ${name}: ${(run.ratio * 100).toFixed(2)} % of bare (${r.rps.toFixed(0)}/${run.bare.rps.toFixed(0)} req/s), p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(0)} ms, ` +
     `CPU per answer ${run.cpuUs?.toFixed(0)} µs (bare ${run.bareCpuUs?.toFixed(0)} µs), event loop p99 ${run.eventLoopP99Ms?.toFixed(0)} ms, ` +
-    `RSS ${run.rssMb?.toFixed(0)} MB (with children ${run.rssWithChildrenMb?.toFixed(0)} MB)${unexpected}${run.idle ? '' : ', NOT IDLE 2 minutes after'}`;
+    `RSS ${run.rssMb?.toFixed(0)} MB (${makeup(run.memory)}; with children ${run.rssWithChildrenMb?.toFixed(0)} MB)${unexpected}${run.idle ? '' : ', NOT IDLE 2 minutes after'}`;
+}
+
+/** What the peak RSS was made of, and the V8 heap and Buffers after the run. */
+function makeup({ atPeak, heapUsedMbAfter, externalMbAfter }: LoadedRun<unknown>['memory']): string {
+  const mb = (v: number | null | undefined) => (v == null ? '–' : v.toFixed(0));
+  return `anonymous ${mb(atPeak?.anonymous)}, files ${mb(atPeak?.file)}; after: heap ${mb(heapUsedMbAfter)}, buffers ${mb(externalMbAfter)}`;
 }

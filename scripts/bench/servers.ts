@@ -127,9 +127,22 @@ export function startBareFastify(port: number): Promise<ServerProcess> {
 
 /** Resident set size of a process in MiB, from /proc (Linux); null elsewhere. */
 function rssMb(pid: number): number | null {
+  return residentOf(pid)?.total ?? null;
+}
+
+/** What the resident set is made of (MiB): anonymous memory (heaps, buffers) and mapped files (code, SQLite's file). */
+export interface Resident {
+  total: number;
+  anonymous: number;
+  file: number;
+}
+
+function residentOf(pid: number): Resident | null {
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : null;
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+    const total = kb('VmRSS');
+    return Number.isNaN(total) ? null : { total, anonymous: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') };
   } catch {
     return null;
   }
@@ -152,19 +165,22 @@ function childPids(pid: number): number[] {
 }
 
 export interface MemorySampler {
-  /** Peaks in MiB: the portal alone, and the portal with its child processes. */
-  stop(): { portalMb: number | null; withChildrenMb: number | null };
+  /** Peaks in MiB: the portal alone (with its makeup then), and the portal with its child processes. */
+  stop(): { portalMb: number | null; withChildrenMb: number | null; portalAtPeak: Resident | null };
 }
 
 /** Samples the RSS of the portal and of the portal plus its children every 250 ms (issue 29: ≤ 250 / ≤ 400 MB). */
 export function sampleMemory(pid: number): MemorySampler {
   let portal: number | null = null;
+  let atPeak: Resident | null = null;
   let total: number | null = null;
   let children: number[] = [];
   let ticks = 0;
   const take = () => {
-    const own = rssMb(pid);
-    if (own == null) return;
+    const resident = residentOf(pid);
+    if (resident == null) return;
+    const own = resident.total;
+    if (own > (portal ?? -1)) atPeak = resident;
     // Scanning /proc costs the bench a millisecond or two: the child list is refreshed every second only.
     if (ticks++ % 4 === 0) children = childPids(pid);
     const sum = own + children.reduce((s, c) => s + (rssMb(c) ?? 0), 0);
@@ -178,7 +194,7 @@ export function sampleMemory(pid: number): MemorySampler {
       clearInterval(timer);
       ticks = 0;
       take();
-      return { portalMb: portal, withChildrenMb: total };
+      return { portalMb: portal, withChildrenMb: total, portalAtPeak: atPeak };
     },
   };
 }
@@ -208,6 +224,9 @@ export interface PortalMetrics {
   eventLoopP99Ms: number | null;
   eventLoopMaxMs: number | null;
   rssMb: number | null;
+  /** V8's heap in use and the memory outside it that JavaScript objects hold (Buffers), MiB. */
+  heapUsedMb: number | null;
+  externalMb: number | null;
 }
 
 /** Reads /metrics; null when it did not answer within `timeoutMs`. */
@@ -221,11 +240,13 @@ export async function scrapeMetrics(url: string, timeoutMs = 120_000): Promise<P
       return match ? Number(match[1]) : null;
     };
     const ms = (v: number | null) => (v == null ? null : v * 1000);
-    const rss = value('process_resident_memory_bytes');
+    const mb = (v: number | null) => (v == null ? null : v / 1024 / 1024);
     return {
       eventLoopP99Ms: ms(value('nodejs_eventloop_lag_p99_seconds')),
       eventLoopMaxMs: ms(value('nodejs_eventloop_lag_max_seconds')),
-      rssMb: rss == null ? null : rss / 1024 / 1024,
+      rssMb: mb(value('process_resident_memory_bytes')),
+      heapUsedMb: mb(value('nodejs_heap_size_used_bytes')),
+      externalMb: mb(value('nodejs_external_memory_bytes')),
     };
   } catch {
     return null;
