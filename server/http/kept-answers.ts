@@ -11,11 +11,11 @@
  * An answer found is sent without running the route: the same roles over the same tree were authorized when it
  * was made, and the sign-in that refuses bans ran before. Every such answer carries an ETag of its bytes, so a
  * browser's repeated read costs a 304; answers of several organizations (admin lists) get the ETag and are not
- * kept. JSON of 1 kB or more is gzipped for clients that accept it, once while it is kept.
+ * kept. JSON of 1 kB or more goes gzipped to clients that accept it, and is kept gzipped.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -43,16 +43,20 @@ declare module 'fastify' {
 }
 
 interface Answer {
-  body: Buffer;
+  /** The JSON, gzipped when it is worth compressing (`gzipped`): the form nearly every client takes, and a fifth of the size. */
+  bytes: Buffer;
+  gzipped: boolean;
   etag: string;
   total: string | undefined;
   /** `reply.keptUntil` when it was made, for a route that tells it: the first instant it may differ by time alone. */
   changesAt: number | undefined;
-  gzipped?: Promise<Buffer>;
 }
 
-/** Kept answers at most, and their bytes: a few screens of every active organization, within the RSS budget. */
-const LIMITS = { entries: 20_000, bytes: 48 * 2 ** 20, sizeOf: (a: Answer) => a.body.length + 200 };
+/**
+ * Kept answers at most, and their bytes as kept (compressed): a few screens of every active organization, within
+ * the RSS budget (docs/performance.md "Memory").
+ */
+const LIMITS = { entries: 20_000, bytes: 16 * 2 ** 20, sizeOf: (a: Answer) => a.bytes.length + 200 };
 
 /** A page of a list as the route sends it: its JSON and the total of the list (X-Total-Count). */
 export interface JsonPage {
@@ -85,6 +89,7 @@ export const CHANGES_IN = 'x-changes-in';
 /** Pages smaller than this go as they are: compressing them saves less than it costs. */
 const WORTH_COMPRESSING = 1024;
 const gzipInPool = promisify(gzip);
+const gunzipInPool = promisify(gunzip);
 
 interface Keeping {
   key: string;
@@ -120,9 +125,13 @@ export function registerKeptAnswers(api: FastifyInstance): void {
     if (!state || state.found || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const answer: Answer = { body, etag, total: reply.getHeader('x-total-count')?.toString(), changesAt: state.tells ? reply.keptUntil : undefined };
-    if (state.stamp) answers(api).set(state.key, state.stamp, answer, state.at, reply.keptUntil);
-    return prepare(request, reply, answer, state.at);
+    const total = reply.getHeader('x-total-count')?.toString();
+    const changesAt = state.tells ? reply.keptUntil : undefined;
+    const small = body.length < WORTH_COMPRESSING;
+    if (!state.stamp) return prepare(request, reply, { bytes: body, gzipped: false, etag, total, changesAt }, state.at);
+    const answer: Answer = { bytes: small ? body : await gzipInPool(body), gzipped: !small, etag, total, changesAt };
+    answers(api).set(state.key, state.stamp, answer, state.at, reply.keptUntil);
+    return prepare(request, reply, answer, state.at, body);
   });
 }
 
@@ -136,21 +145,25 @@ async function send(request: FastifyRequest, reply: FastifyReply, answer: Answer
 
 /**
  * The headers of a kept or keepable answer (asked at `at`), and its bytes: none for a matching If-None-Match,
- * gzipped when accepted.
+ * gzipped when accepted. `plain`: the JSON at hand when the answer was just made.
  */
-async function prepare(request: FastifyRequest, reply: FastifyReply, answer: Answer, at: number): Promise<Buffer | string> {
+async function prepare(request: FastifyRequest, reply: FastifyReply, answer: Answer, at: number, plain?: Buffer): Promise<Buffer | string> {
   // no-cache: a browser keeps the answer but asks each time, with the ETag; private: it shows one caller's data.
   reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
   // When the answer may differ by time alone (a status, days left, a row entering or leaving a filter on time), in ms
   // from now: an open screen asks again then, whatever its clock says. On a 304 too, which updates the browser's copy.
   if (answer.changesAt !== undefined) reply.header(CHANGES_IN, Number.isFinite(answer.changesAt) ? String(Math.max(answer.changesAt - at, 0)) : 'never');
-  if (answer.body.length >= WORTH_COMPRESSING) reply.header('vary', 'Accept-Encoding');
+  const compressible = answer.gzipped || answer.bytes.length >= WORTH_COMPRESSING;
+  if (compressible) reply.header('vary', 'Accept-Encoding');
   if (request.headers['if-none-match'] === answer.etag) {
     reply.code(304).removeHeader('x-total-count');
     return '';
   }
   const accepted = request.headers['accept-encoding'];
-  if (answer.body.length < WORTH_COMPRESSING || !accepted || negotiate(accepted, ['gzip']) !== 'gzip') return answer.body;
-  reply.header('content-encoding', 'gzip');
-  return (answer.gzipped ??= gzipInPool(answer.body));
+  if (compressible && accepted && negotiate(accepted, ['gzip']) === 'gzip') {
+    reply.header('content-encoding', 'gzip');
+    return answer.gzipped ? answer.bytes : gzipInPool(answer.bytes);
+  }
+  if (!answer.gzipped) return answer.bytes;
+  return plain ?? gunzipInPool(answer.bytes);
 }
