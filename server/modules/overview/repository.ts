@@ -13,6 +13,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { isPostgres, type Queryable } from '../../db/database';
 import { after, earliest, within } from '../../db/next-instant';
 import { certificateSql, licenseSql } from '../../db/status-sql';
+import { compiledOnce } from '../../db/compiled';
 import { EXPIRING_PRESETS, type LicenseStatusFilter } from '../../../common/status-filters';
 import { DAY } from '../../../common/dates';
 import { EXPIRY_MONTHS, type OverviewCertificateCounts, type OverviewLicenseCounts, type OverviewJournalEntry } from '../../../common/schemas/overview';
@@ -44,27 +45,41 @@ export interface Counts<C> {
   pendingAcknowledgements: number;
 }
 
-export async function certificateCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewCertificateCounts>> {
-  if (scope !== 'all' && scope.length === 0) return empty({ total: 0, approved: 0, not_approved: 0, revoked: 0, valid: 0, expired: 0, expiry_acknowledged: 0 }, now);
-  const at = now.toISOString();
+/** The instants a count compares with, for `now`: the query's values (db/compiled.ts). */
+function instantsOf(scope: Scope, now: Date) {
   const months = chartMonths(now);
+  return {
+    months,
+    values: {
+      at: now.toISOString(), ids: scope === 'all' ? [] : scope,
+      within: EXPIRING_PRESETS.map((days) => until(now, days)), from: months.map((m) => m.from), before: months.map((m) => m.before),
+    },
+  };
+}
+type Instants = ReturnType<typeof instantsOf>['values'];
+
+const certificateCountsQuery = compiledOnce((db: Queryable, all: boolean, v: Instants) => {
   const c = certificateSql('c');
   let query = db.selectFrom('certificates as c');
-  if (scope !== 'all') query = query.where('c.organization_id', 'in', scope);
-  const approved = c.has('approved', at);
-  const pendingAcknowledgements = pendingCertificateAcknowledgements(db, scope, at);
-  const row = await query
-    .select((eb) => [
-      eb.fn.countAll<number | string>().as('total'),
-      countWhen(approved).as('approved'),
-      countWhen(c.has('not_approved', at)).as('not_approved'),
-      countWhen(c.has('revoked', at)).as('revoked'),
-      countWhen(c.has('valid', at)).as('valid'),
-      countWhen(c.has('expired', at)).as('expired'),
-      ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([approved, c.expiringBy(at, until(now, days))])).as(`within_${days}`)),
-      ...months.map(({ from, before }, k) => countWhen(eb.and([approved, k === 0 ? c.notExpired(from) : c.endsFrom(from), c.endsBefore(before)])).as(`month_${k}`)),
-    ])
-    .executeTakeFirstOrThrow();
+  if (!all) query = query.where('c.organization_id', 'in', v.ids);
+  const approved = c.has('approved', v.at);
+  return query.select((eb) => [
+    eb.fn.countAll<number | string>().as('total'),
+    countWhen(approved).as('approved'),
+    countWhen(c.has('not_approved', v.at)).as('not_approved'),
+    countWhen(c.has('revoked', v.at)).as('revoked'),
+    countWhen(c.has('valid', v.at)).as('valid'),
+    countWhen(c.has('expired', v.at)).as('expired'),
+    ...v.within.map((end, i) => countWhen(eb.and([approved, c.expiringBy(v.at, end)])).as(`within_${i}`)),
+    ...v.from.map((from, k) => countWhen(eb.and([approved, k === 0 ? c.notExpired(from) : c.endsFrom(from), c.endsBefore(v.before[k])])).as(`month_${k}`)),
+  ]);
+});
+
+export async function certificateCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewCertificateCounts>> {
+  if (scope !== 'all' && scope.length === 0) return empty({ total: 0, approved: 0, not_approved: 0, revoked: 0, valid: 0, expired: 0, expiry_acknowledged: 0 }, now);
+  const { months, values } = instantsOf(scope, now);
+  const pendingAcknowledgements = pendingCertificateAcknowledgements(db, scope, values.at);
+  const [row] = await certificateCountsQuery(db, scope === 'all', values);
   const numbers = row as unknown as Record<string, number | string>;
   return {
     counts: {
@@ -72,7 +87,7 @@ export async function certificateCounts(db: Queryable, scope: Scope, now: Date):
       valid: Number(numbers.valid), expired: Number(numbers.expired),
       expiry_acknowledged: await acknowledgedCertificates(db, scope, Number(numbers.approved), Number(numbers.revoked)),
     },
-    expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
+    expiring: EXPIRING_PRESETS.map((_, i) => Number(numbers[`within_${i}`])),
     months: months.map(({ month }, k) => ({ month, count: Number(numbers[`month_${k}`]) })),
     pendingAcknowledgements: await pendingAcknowledgements,
   };
@@ -123,11 +138,15 @@ async function countCertificates(db: Queryable, scope: Scope, index: string, con
  * counts' Not approved, the same condition.
  */
 async function pendingCertificateAcknowledgements(db: Queryable, scope: Scope, at: string): Promise<number> {
-  let query = db.selectFrom('certificates as c');
-  if (scope !== 'all') query = query.where('c.organization_id', 'in', scope);
-  const row = await query.where(certificateSql('c').pendingAcknowledgement(at)).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const [row] = await pendingAcknowledgementsQuery(db, scope === 'all', { at, ids: scope === 'all' ? [] : scope });
   return Number(row.n);
 }
+
+const pendingAcknowledgementsQuery = compiledOnce((db: Queryable, all: boolean, v: { at: string; ids: string[] }) => {
+  let query = db.selectFrom('certificates as c');
+  if (!all) query = query.where('c.organization_id', 'in', v.ids);
+  return query.where(certificateSql('c').pendingAcknowledgement(v.at)).select((eb) => eb.fn.countAll<number | string>().as('n'));
+});
 
 /** The counted badges: the answer's field and the list's status chip. */
 const LICENSE_BADGES: ReadonlyArray<[Exclude<keyof OverviewLicenseCounts, 'total'>, LicenseStatusFilter]> = [
@@ -135,32 +154,33 @@ const LICENSE_BADGES: ReadonlyArray<[Exclude<keyof OverviewLicenseCounts, 'total
   ['extension_requested', 'extension_requested'], ['expiry_acknowledged', 'acknowledged'],
 ];
 
+const licenseCountsQuery = compiledOnce((db: Queryable, all: boolean, v: Instants) => {
+  const l = licenseSql('l');
+  let query = db.selectFrom('licenses as l');
+  if (!all) query = query.where('l.organization_id', 'in', v.ids);
+  return query.select((eb) => {
+    // Approved and not rejected, in force or not yet: what will run out (the chart).
+    const decidedYes = eb.and([eb('l.date_approved', 'is not', null), eb('l.date_rejected', 'is', null)]);
+    return [
+      eb.fn.countAll<number | string>().as('total'),
+      ...LICENSE_BADGES.map(([key, status]) => countWhen(l.has(status, v.at)).as(key)),
+      countWhen(l.pendingAcknowledgement(v.at)).as('pending_acknowledgements'),
+      ...v.within.map((end, i) => countWhen(eb.and([l.has('valid', v.at), l.expiringBy(v.at, end)])).as(`within_${i}`)),
+      ...v.from.map((from, k) => countWhen(eb.and([decidedYes, k === 0 ? l.notExpired(from) : l.endsFrom(from), l.endsBefore(v.before[k])])).as(`month_${k}`)),
+    ];
+  });
+});
+
 export async function licenseCounts(db: Queryable, scope: Scope, now: Date): Promise<Counts<OverviewLicenseCounts>> {
   const none = { total: 0, not_approved: 0, approved: 0, valid: 0, rejected: 0, expired: 0, extension_requested: 0, expiry_acknowledged: 0 };
   if (scope !== 'all' && scope.length === 0) return empty(none, now);
-  const at = now.toISOString();
-  const months = chartMonths(now);
-  const l = licenseSql('l');
-  let query = db.selectFrom('licenses as l');
-  if (scope !== 'all') query = query.where('l.organization_id', 'in', scope);
-  const row = await query
-    .select((eb) => {
-      // Approved and not rejected, in force or not yet: what will run out (the chart).
-      const decidedYes = eb.and([eb('l.date_approved', 'is not', null), eb('l.date_rejected', 'is', null)]);
-      return [
-        eb.fn.countAll<number | string>().as('total'),
-        ...LICENSE_BADGES.map(([key, status]) => countWhen(l.has(status, at)).as(key)),
-        countWhen(l.pendingAcknowledgement(at)).as('pending_acknowledgements'),
-        ...EXPIRING_PRESETS.map((days) => countWhen(eb.and([l.has('valid', at), l.expiringBy(at, until(now, days))])).as(`within_${days}`)),
-        ...months.map(({ from, before }, k) => countWhen(eb.and([decidedYes, k === 0 ? l.notExpired(from) : l.endsFrom(from), l.endsBefore(before)])).as(`month_${k}`)),
-      ];
-    })
-    .executeTakeFirstOrThrow();
+  const { months, values } = instantsOf(scope, now);
+  const [row] = await licenseCountsQuery(db, scope === 'all', values);
   const numbers = row as unknown as Record<string, number | string>;
   const counts = Object.fromEntries(Object.keys(none).map((key) => [key, Number(numbers[key])])) as OverviewLicenseCounts;
   return {
     counts,
-    expiring: EXPIRING_PRESETS.map((days) => Number(numbers[`within_${days}`])),
+    expiring: EXPIRING_PRESETS.map((_, i) => Number(numbers[`within_${i}`])),
     months: months.map(({ month }, k) => ({ month, count: Number(numbers[`month_${k}`]) })),
     pendingAcknowledgements: Number(numbers.pending_acknowledgements),
   };
