@@ -75,10 +75,10 @@ function parseStart(text: string): string | null {
 }
 
 /** A license's start: a plain date, or an instant that must start a day in the request's zone (service.ts). */
-const start = z
-  .string()
-  .transform((text, ctx) => {
-    const parsed = parseStart(text.trim());
+// text(): a control character is refused as in every field, not trimmed away with the spaces around the date.
+const start = text()
+  .transform((value, ctx) => {
+    const parsed = parseStart(value.trim());
     if (parsed) return parsed;
     ctx.addIssue({ code: 'custom', message: `a real date between ${YEAR_MIN} and ${YEAR_MAX}, as ISO-8601 (2024-03-05 or 2024-03-04T23:00:00.000Z)` });
     return z.NEVER;

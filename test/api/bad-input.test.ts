@@ -238,6 +238,8 @@ const invalidDates = fc.oneof(
     '2026-02-30', '2026-02-29', '2025-13-01', '2026-00-10', '2026-04-31', '2026-06-31', '1999-12-31', '9001-01-01', '0000-01-01',
     '2026-03-05T25:00:00Z', '2026-03-05T10:61:00Z', '2026-03-05T10:00:00', '2026-03-05T10:00:00+25:00', '2026-3-5', '05.03.2026',
     '03/05/2026', '', ' ', 'now', 'today', '+002026-03-05', '2026-03-05Z', '2026-W10-4', '1741168800000',
+    // A control character where trimming the spaces around a date would have dropped it (found by this fuzzer).
+    '\r2026-04-01', '2026-04-01\u000b',
   ),
   fc.tuple(fc.integer({ min: 2000, max: 2100 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 29, max: 40 }))
     .filter(([y, m, d]) => new Date(Date.UTC(y, m - 1, d)).getUTCDate() !== d)

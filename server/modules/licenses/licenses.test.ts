@@ -161,6 +161,9 @@ describe.each(dialects)('licenses API on %s', (dialect) => {
         [{ license_name: 'ok', date_valid_from: '05-MAR-2026' }, 'date_valid_from'],
         [{ license_name: 'ok', date_valid_from: 'tomorrow' }, 'date_valid_from'],
         [{ license_name: 'ok', date_valid_from: '1999-12-31' }, 'date_valid_from'],
+        // Spaces around a date are forgiven; a control character is refused, not trimmed away with them.
+        [{ license_name: 'ok', date_valid_from: '\r2026-04-01' }, 'date_valid_from'],
+        [{ license_name: 'ok', date_valid_from: '2026-04-01\u000b' }, 'date_valid_from'],
         [{ license_name: 'ok', note: 'n'.repeat(2001) }, 'note'],
       ];
       for (const [body, field] of cases) {
@@ -170,7 +173,8 @@ describe.each(dialects)('licenses API on %s', (dialect) => {
       }
       expect((await request({ license_name: fresh('ok'), days_valid: 3650 })).statusCode).toBe(201);
       expect((await request({ license_name: fresh('ok'), days_valid: 1 })).statusCode).toBe(201);
-      expect(await count()).toBe(before + 2);
+      expect((await request({ license_name: fresh('ok'), date_valid_from: ' 2026-04-01 ' })).json().date_valid_from).toBe('2026-04-01T00:00:00.000Z');
+      expect(await count()).toBe(before + 3);
     });
 
     it('answers 409 to a name already used, in any letter case and any organization', async () => {
