@@ -81,7 +81,11 @@ const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String
  * UTF-8 form, so its bytes do not decode and the query parser keeps the text as it came.
  */
 const withRefusedChar = (base: string, surrogates = true) =>
-  fc.tuple(fc.nat({ max: base.length }), surrogates ? fc.oneof(controlChar, loneSurrogate) : controlChar).map(([at, char]) => base.slice(0, at) + char + base.slice(at));
+  // Often at either end and one that trim() removes (CR, VT, FF): a field that trims spaces must refuse it, not drop it.
+  fc.oneof(
+    fc.tuple(fc.constantFrom(0, base.length), fc.constantFrom('\r', '\u000b', '\u000c')),
+    fc.tuple(fc.nat({ max: base.length }), surrogates ? fc.oneof(controlChar, loneSurrogate) : controlChar),
+  ).map(([at, char]) => base.slice(0, at) + char + base.slice(at));
 
 /** Any text at all (unicode, astral, surrogates, controls), for wrong-type and garbage values. */
 const anyText = fc.string({ unit: fc.oneof(fc.constantFrom('a', ' ', '\u0000', '\u202e', '😀', '\ud800', '%', '"', '\\', '/'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 40 });
