@@ -43,12 +43,15 @@ export interface Approver {
 export async function approversOf(tx: Tx, type: EventType, organizationId: string, now: Date): Promise<Approver[]> {
   const action = APPROVAL_WORK[type];
   if (!action) return [];
+  const operatorId = await approvalWorkOperator(tx, type);
+  if (!operatorId) return [];
+  // From the operator's own members (an index), not from every member in email order filtered by organization:
+  // SQLite chose the latter, 14 ms per event at 20,000 members, against microseconds.
   const rows = await tx.selectFrom('members')
     .innerJoin('role_assignments', 'role_assignments.member_id', 'members.member_id')
-    .innerJoin('organizations', 'organizations.organization_id', 'role_assignments.organization_id')
-    .select(['members.member_id', 'members.member_email', 'role_assignments.organization_id', 'role_assignments.role', 'role_assignments.scope', 'organizations.organization_role'])
-    .where('organizations.organization_role', '=', 'OPERATOR')
-    .whereRef('members.organization_id', '=', 'role_assignments.organization_id')
+    .select(['members.member_id', 'members.member_email', 'role_assignments.role', 'role_assignments.scope'])
+    .where('members.organization_id', '=', operatorId)
+    .where('role_assignments.organization_id', '=', operatorId)
     .where('role_assignments.role', 'in', ['APPROVER', 'SUPERVISOR'])
     .where(roleCounts('role_assignments', now))
     .where('members.date_member_banned', 'is', null)
@@ -63,8 +66,8 @@ export async function approversOf(tx: Tx, type: EventType, organizationId: strin
   if (!target) return [];
   const byMember = new Map<string, Approver & { roles: Assignment[] }>();
   for (const r of rows) {
-    const entry = byMember.get(r.member_id) ?? { member_id: r.member_id, member_email: r.member_email, organization_id: r.organization_id, roles: [] };
-    entry.roles.push({ organization_id: r.organization_id, organization_role: r.organization_role, role: r.role, scope: r.scope });
+    const entry = byMember.get(r.member_id) ?? { member_id: r.member_id, member_email: r.member_email, organization_id: operatorId, roles: [] };
+    entry.roles.push({ organization_id: operatorId, organization_role: 'OPERATOR', role: r.role, scope: r.scope });
     byMember.set(r.member_id, entry);
   }
   return [...byMember.values()]
