@@ -56,7 +56,7 @@ export async function acceptAtSignIn(db: Db, identity: Identity, now: Date): Pro
         date_created: now.toISOString(),
       }).execute();
       await tx.insertInto('role_assignments')
-        .values({ member_id: memberId, organization_id: invitation.organization_id, role: invitation.role, scope: invitation.scope })
+        .values({ member_id: memberId, organization_id: invitation.organization_id, role: invitation.role, scope: invitation.scope, date_assigned: now.toISOString() })
         .execute();
       await audit(tx, {
         reason: 'INVITATION_ACCEPTED',

@@ -34,6 +34,7 @@ import * as roleUntil from './migrations/20261130_0028_role_until';
 import * as supportAccess from './migrations/20261201_0029_support_access';
 import * as approvalDigest from './migrations/20261201_0030_approval_digest';
 import * as journalPageIndex from './migrations/20261201_0033_journal_page_index';
+import * as organizationNotices from './migrations/20261202_0034_organization_notices';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '20261201_0029_support_access': supportAccess,
   '20261201_0030_approval_digest': approvalDigest,
   '20261201_0033_journal_page_index': journalPageIndex,
+  '20261202_0034_organization_notices': organizationNotices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -228,7 +228,9 @@ interface DigestMarksTable {
 
 interface NoticesTable {
   notice_id: Generated<number>;
-  member_id: string;
+  /** Null: a notice to the organization's members holding one of the roles in `audience` (migration 0034). */
+  member_id: string | null;
+  audience: ColumnType<number | null, number | null | undefined, number | null>;
   event_id: number;
   organization_id: string | null;
   event_type: string;
@@ -403,6 +405,8 @@ export interface Database {
   scan_state: ScanStateTable;
   notification_settings: NotificationSettingsTable;
   notices: NoticesTable;
+  notice_reads: { member_id: string; notice_id: number; date_read: string };
+  notice_read_through: { member_id: string; notice_id: number; date_read: string };
   mail_preferences: MailPreferencesTable;
   digest_marks: DigestMarksTable;
   mail_outbox: MailOutboxTable;

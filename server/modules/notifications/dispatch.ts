@@ -1,6 +1,6 @@
 /**
- * Fans the outbox's events out (issue 13): for each event, in one transaction, the notices of the
- * members its organization's rules name and, for approval work, of the operator's approvers
+ * Fans the outbox's events out (issue 13): for each event, in one transaction, one notice for the
+ * members its organization's rules name (notices.ts) and, for approval work, those of the operator's approvers
  * (approvers.ts, issue 34), a mail to each of them and of the extra addresses (the approvers' by
  * their own rules), and one delivery per active webhook endpoint that subscribes to it (approval
  * work: the operator's endpoints too); then the event is stamped dispatched. A crash before the
@@ -17,6 +17,7 @@ import { approvalWorkOperator, approversOf, isApprovalWork, type Approver } from
 import { digestChoosers } from './preferences';
 import { domainOf, settingsOf, trustedDomainsOf } from './settings';
 import { queueInvitationMail } from './invitation-mail';
+import { audienceOf } from './notices';
 
 export interface DispatchOptions {
   /** The portal's address, for links in mails. */
@@ -146,8 +147,12 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
     const digest = isApprovalWork(type) ? await digestChoosers(tx, notified.map((m) => m.member_id)) : new Set<string>();
     const mailed = <P extends { member_id: string }>(people: P[]) => people.filter((p) => !digest.has(p.member_id));
     if (notified.length) {
-      await tx.insertInto('notices').values(notified.map((m) => ({
-        member_id: m.member_id, event_id: event.event_id, organization_id: event.organization_id, event_type: type, title, link, date_created: at, date_read: null,
+      // The members the rules name get one notice of the organization for their roles (notices.ts): an organization
+      // of thousands writes one row, not one per member. Those concerned and the operator's approvers get their own.
+      const shared = byRules.length ? [{ member_id: null, audience: audienceOf(settings.recipient_roles) }] : [];
+      const own = [...concerned, ...approvers].map((m) => ({ member_id: m.member_id, audience: null }));
+      await tx.insertInto('notices').values([...shared, ...own].map((to) => ({
+        ...to, event_id: event.event_id, organization_id: event.organization_id, event_type: type, title, link, date_created: at, date_read: null,
       }))).execute();
       await audit(tx, {
         // The count, not every address: an organization of hundreds would get a record of kilobytes per event.

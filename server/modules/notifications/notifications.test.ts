@@ -11,6 +11,7 @@ import { factories } from '../../../test/support/factories';
 import { scanTime } from './scan';
 import { formatUtcDateTime } from '../../../common/dates';
 import { dispatchEvents } from './dispatch';
+import { listNotices } from './notices';
 
 const dialects = await testDialects();
 const DAY = 86_400_000;
@@ -33,7 +34,8 @@ describe.each(dialects)('notifications on %s', (dialect) => {
   }
   const eventsOf = (type: string, subjectId: string) =>
     t.db.selectFrom('events').selectAll().where('event_type', '=', type).where('subject_id', '=', subjectId).orderBy('event_id').execute();
-  const noticesOf = (memberId: string) => t.db.selectFrom('notices').selectAll().where('member_id', '=', memberId).orderBy('notice_id').execute();
+  /** A person's bell, oldest first. */
+  const noticesOf = async (memberId: string) => (await listNotices(t.db, memberId, { limit: 100 })).items.reverse();
   /** The scan's interval starts at the clock's instant (a clock set back starts it again). */
   const startScanning = () => scanTime(t.db, t.clock.now());
 
@@ -69,7 +71,7 @@ describe.each(dialects)('notifications on %s', (dialect) => {
   });
 
   it('makes one event and one notice each, not two, when two instances scan and dispatch at once', async () => {
-    const { org, admin, issuer, approver } = await team();
+    const { org, admin, issuer, approver, member } = await team();
     await startScanning();
     const cert = await make.certificate(org, 'approved', { from: -10, to: 14.5 });
     // Two scans at once, each in its own transaction (two connections on PostgreSQL): they take turns and the marks hold.
@@ -77,10 +79,13 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     await Promise.all([scanTime(t.db, at), scanTime(t.db, at), scanTime(t.db, new Date(at.getTime() + 1))]);
     const events = await eventsOf('certificate.expiring', cert.dn);
     expect(events.map((e) => JSON.parse(e.data).days)).toEqual([14]);
-    // Two dispatchers at once fan each event out once: one notice per person, not two.
+    // Two dispatchers at once fan each event out once: one notice per person, not two, in one row for them all.
     await Promise.all([dispatchEvents(t.db, at, OPTIONS, 1), dispatchEvents(t.db, at, OPTIONS, 1)]);
-    const notices = await t.db.selectFrom('notices').select('member_id').where('event_id', '=', events[0].event_id).execute();
-    expect(notices.map((n) => n.member_id).sort()).toEqual([admin.id, issuer.id, approver.id].sort());
+    for (const person of [admin, issuer, approver]) {
+      expect((await noticesOf(person.id)).filter((n) => n.event_type === 'certificate.expiring')).toHaveLength(1);
+    }
+    expect(await noticesOf(member.id)).toEqual([]);
+    expect(await t.db.selectFrom('notices').select('member_id').where('event_id', '=', events[0].event_id).execute()).toEqual([{ member_id: null }]);
   });
 
   it('makes the expired and the approval-waiting events, and none for a renewed license', async () => {
@@ -177,6 +182,60 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(saved.json()).toMatchObject({ expiry_days: [60, 8, 7], is_default: false });
   });
 
+  it("shows an organization's notice to those holding a role it names when it was made: not to later members or roles, nor after a role's end", async () => {
+    const { org, admin, issuer, approver, member } = await team();
+    const approve = async () => {
+      const cert = await make.certificate(org, 'requested');
+      expect((await t.call(approver.email, { method: 'POST', url: `/api/approve/${encodeURIComponent(cert.dn)}` })).statusCode).toBe(204);
+      await dispatchEvents(t.db, t.clock.now(), OPTIONS);
+    };
+    const assign = (person: { id: string }, until = '') => t.call(admin.email, {
+      method: 'POST', url: `/api/organizations/${org.id}/members/${person.id}/roles/assign?role=ISSUER&scope=ORGANIZATION${until && `&until=${until}`}`,
+    });
+    const approvals = async (person: { id: string }) => (await noticesOf(person.id)).filter((n) => n.event_type === 'certificate.approved').length;
+    const temporary = await make.member(org, { role: 'MEMBER' });
+    expect((await assign(temporary, new Date(t.clock.now().getTime() + 2 * DAY).toISOString())).statusCode).toBe(200);
+    await approve();
+    expect([await approvals(admin), await approvals(issuer), await approvals(approver), await approvals(temporary), await approvals(member)]).toEqual([1, 1, 1, 1, 0]);
+
+    // Three days later the temporary issuer's role has ended; a new issuer joins and the plain member becomes one.
+    t.clock.advanceDays(3);
+    const newcomer = await make.member(org, { role: 'ISSUER' });
+    expect((await assign(member)).statusCode).toBe(200);
+    expect([await approvals(newcomer), await approvals(member)]).toEqual([0, 0]);
+    await approve();
+    expect([await approvals(admin), await approvals(newcomer), await approvals(member), await approvals(temporary)]).toEqual([2, 1, 1, 1]);
+    expect((await t.call(newcomer.email, { method: 'GET', url: '/api/notices' })).json().unread).toBe(1);
+  });
+
+  it('marks all read up to a notice of a minute ago and the newer ones each, so notices made after stay unread', async () => {
+    const { org, admin, approver } = await team();
+    const approve = async () => {
+      const cert = await make.certificate(org, 'requested');
+      await t.call(approver.email, { method: 'POST', url: `/api/approve/${encodeURIComponent(cert.dn)}` });
+      await dispatchEvents(t.db, t.clock.now(), OPTIONS);
+    };
+    const bell = async () => (await t.call(admin.email, { method: 'GET', url: '/api/notices' })).json();
+    await approve();
+    t.clock.advanceDays(1);
+    await approve();
+    const read = (await t.call(admin.email, { method: 'POST', url: '/api/notices/read', payload: {} })).json();
+    expect(read).toEqual({ unread: 0 });
+    // The older one by the read-through, the one of this minute by a mark of its own.
+    expect(await t.db.selectFrom('notice_read_through').select('notice_id').where('member_id', '=', admin.id).execute()).toHaveLength(1);
+    expect(await t.db.selectFrom('notice_reads').select('notice_id').where('member_id', '=', admin.id).execute()).toHaveLength(1);
+    await approve();
+    expect((await bell()).unread).toBe(1);
+    t.clock.advanceDays(1);
+    await approve();
+    expect((await t.call(admin.email, { method: 'POST', url: '/api/notices/read', payload: {} })).json()).toEqual({ unread: 0 });
+    // A later read-through takes the place of the marks below it.
+    expect(await t.db.selectFrom('notice_reads').select('notice_id').where('member_id', '=', admin.id).execute()).toHaveLength(1);
+    const items: Array<{ date_read: string | null }> = (await bell()).items;
+    expect(items).toHaveLength(4);
+    expect(items.every((n) => n.date_read)).toBe(true);
+  });
+
   it("shows each person their own notices, newest first, and marks only their own read", async () => {
     const { org, admin, issuer, approver } = await team();
     for (let i = 0; i < 3; i++) {
@@ -192,14 +251,24 @@ describe.each(dialects)('notifications on %s', (dialect) => {
     expect(rest.json().items).toHaveLength(1);
     expect(rest.json().next_before).toBeNull();
 
-    // Another person's notice ids change nothing of theirs.
-    const issuerNotices = (await t.call(issuer.email, { method: 'GET', url: '/api/notices' })).json().items;
-    expect((await t.call(admin.email, { method: 'POST', url: '/api/notices/read', payload: { notice_ids: [issuerNotices[0].notice_id] } })).json()).toEqual({ unread: 3 });
-    expect((await t.call(issuer.email, { method: 'GET', url: '/api/notices' })).json().unread).toBe(3);
+    // Another organization's notice ids change nothing, of theirs or of the caller's.
+    const other = await team();
+    const theirs = await make.certificate(other.org, 'requested');
+    await t.call(other.approver.email, { method: 'POST', url: `/api/approve/${encodeURIComponent(theirs.dn)}` });
+    await dispatchEvents(t.db, t.clock.now(), OPTIONS);
+    const [theirNotice] = (await t.call(other.admin.email, { method: 'GET', url: '/api/notices' })).json().items;
+    expect((await t.call(admin.email, { method: 'POST', url: '/api/notices/read', payload: { notice_ids: [theirNotice.notice_id] } })).json()).toEqual({ unread: 3 });
+    expect((await t.call(other.admin.email, { method: 'GET', url: '/api/notices' })).json().unread).toBe(1);
+    // The issuer sees the same notices; a read mark is the reader's own.
     expect((await t.call(admin.email, { method: 'POST', url: '/api/notices/read', payload: { notice_ids: [newest.notice_id] } })).json()).toEqual({ unread: 2 });
     expect((await t.call(admin.email, { method: 'GET', url: '/api/notices?unread=true' })).json().items.map((n: { notice_id: number }) => n.notice_id))
       .not.toContain(newest.notice_id);
+    const issuerPage = (await t.call(issuer.email, { method: 'GET', url: '/api/notices' })).json();
+    expect(issuerPage.unread).toBe(3);
+    expect(issuerPage.items.find((n: { notice_id: number }) => n.notice_id === newest.notice_id).date_read).toBeNull();
+    expect((await t.call(admin.email, { method: 'GET', url: '/api/notices' })).json().items[0]).toMatchObject({ notice_id: newest.notice_id, date_read: t.clock.now().toISOString() });
     expect((await t.call(admin.email, { method: 'POST', url: '/api/notices/read', payload: {} })).json()).toEqual({ unread: 0 });
+    expect((await t.call(issuer.email, { method: 'GET', url: '/api/notices' })).json().unread).toBe(3);
     expect((await t.call(null, { method: 'GET', url: '/api/notices' })).statusCode).toBe(401);
   });
 });
