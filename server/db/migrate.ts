@@ -35,6 +35,7 @@ import * as supportAccess from './migrations/20261201_0029_support_access';
 import * as approvalDigest from './migrations/20261201_0030_approval_digest';
 import * as journalPageIndex from './migrations/20261201_0033_journal_page_index';
 import * as organizationNotices from './migrations/20261202_0034_organization_notices';
+import * as certificateNameOrder from './migrations/20261202_0035_certificate_name_order';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '20261201_0030_approval_digest': approvalDigest,
   '20261201_0033_journal_page_index': journalPageIndex,
   '20261202_0034_organization_notices': organizationNotices,
+  '20261202_0035_certificate_name_order': certificateNameOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -55,8 +55,11 @@ export async function pageWithTotal<DB, TB extends keyof DB, O>(
   count: CountQuery,
   offset: number,
   limit: number,
+  /** The page holds only its own rows already (`keysFirst`): `offset` and `limit` were applied to its keys. */
+  cut = false,
 ): Promise<{ rows: O[]; total: number }> {
-  const found = (await page.select(count.as('list_total')).offset(offset).limit(limit).execute()) as (O & { list_total: number | string })[];
+  const rows = cut ? page : page.offset(offset).limit(limit);
+  const found = (await rows.select(count.as('list_total')).execute()) as (O & { list_total: number | string })[];
   if (found.length === 0) return { rows: [], total: offset === 0 ? 0 : Number((await count.executeTakeFirstOrThrow()).n) };
   return { rows: found.map(({ list_total: _, ...row }) => row as O), total: Number(found[0].list_total) };
 }

@@ -14,18 +14,9 @@ import { certificateSql } from '../../db/status-sql';
 /** The statuses of common/status.ts over `c` (db/status-sql.ts). */
 const status = certificateSql('c');
 
-/**
- * Each certificate with its organization, owner and approver. `organizationsFirst`, for an order
- * by organization: SQLite keeps the tables of a CROSS JOIN in the order written, so it reads the
- * organizations by name and each one's certificates from its index (a page in 1 ms); otherwise,
- * without statistics, it read every certificate and sorted them (70 ms for 100,000, more with the DN
- * as tie-break). PostgreSQL plans a CROSS JOIN with its condition like any join.
- */
-function selectCertificates(db: Queryable, organizationsFirst = false) {
-  const joined = organizationsFirst
-    ? db.selectFrom('organizations as o').crossJoin('certificates as c').whereRef('c.organization_id', '=', 'o.organization_id')
-    : db.selectFrom('certificates as c').innerJoin('organizations as o', 'o.organization_id', 'c.organization_id');
-  return joined
+/** Each certificate with its organization, owner and approver. */
+function selectCertificates(db: Queryable) {
+  return db.selectFrom('certificates as c').innerJoin('organizations as o', 'o.organization_id', 'c.organization_id')
     .leftJoin('members as owner', 'owner.member_id', 'c.owner_member_id')
     .leftJoin('members as approver', 'approver.member_id', 'c.approver_member_id');
 }
@@ -90,9 +81,24 @@ export async function listCertificates(
 ) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
   const { filtered, order, organizationsFirst } = await listParts(db, organizations, query, now);
-  const page = inOrder(filtered(selectCertificates(db, organizationsFirst)).select(SUMMARY), order);
+  // The page's keys first, from the order's index, and only its rows joined: a page deep in the list skipped
+  // 19,900 rows with their organization and owner joined, 24 ms, where the keys alone are an index's walk.
+  const keys = inOrder(filtered(keysFrom(db, organizationsFirst)).select('c.distinguished_name'), order).offset(query.offset).limit(query.limit);
+  const page = inOrder(selectCertificates(db).select(SUMMARY).where('c.distinguished_name', 'in', keys), order);
   const count = filtered(db.selectFrom('certificates as c')).select((eb) => eb.fn.countAll<number>().as('n'));
-  return pageWithTotal(page, count, query.offset, query.limit);
+  return pageWithTotal(page, count, query.offset, query.limit, true);
+}
+
+/**
+ * The certificates of a list's keys; `organizationsFirst`, for an order by organization: SQLite keeps the tables of a
+ * CROSS JOIN in the order written, so it reads the organizations by name and each one's certificates from its index
+ * (a page in 1 ms); otherwise, without statistics, it read every certificate and sorted them (70 ms for 100,000, more
+ * with the DN as tie-break). PostgreSQL plans a CROSS JOIN with its condition like any join.
+ */
+function keysFrom(db: Queryable, organizationsFirst: boolean) {
+  return organizationsFirst
+    ? db.selectFrom('organizations as o').crossJoin('certificates as c').whereRef('c.organization_id', '=', 'o.organization_id')
+    : db.selectFrom('certificates as c');
 }
 
 /**
@@ -103,10 +109,7 @@ export async function listCertificateKeys(db: Queryable, organizations: 'all' | 
   if (organizations !== 'all' && organizations.length === 0) return [];
   const { filtered, order, organizationsFirst } = await listParts(db, organizations, query, now);
   // The conditions read only `c` and the order at most the organization's name: no member is joined.
-  const from = organizationsFirst
-    ? db.selectFrom('organizations as o').crossJoin('certificates as c').whereRef('c.organization_id', '=', 'o.organization_id')
-    : db.selectFrom('certificates as c');
-  const rows = await inOrder(filtered(from).select('c.distinguished_name'), order).execute();
+  const rows = await inOrder(filtered(keysFrom(db, organizationsFirst)).select('c.distinguished_name'), order).execute();
   return rows.map((r) => r.distinguished_name);
 }
 
