@@ -129,13 +129,24 @@ export function registerKeptAnswers(api: FastifyInstance): void {
     const changesAt = state.tells ? reply.keptUntil : undefined;
     const small = body.length < WORTH_COMPRESSING;
     if (!state.stamp) return prepare(request, reply, { bytes: body, gzipped: false, etag, total, changesAt }, state.at);
-    const answer: Answer = { bytes: small ? body : await gzipInPool(body), gzipped: !small, etag, total, changesAt };
+    const answer: Answer = { bytes: ownBytes(small ? body : await gzipInPool(body)), gzipped: !small, etag, total, changesAt };
     answers(api).set(state.key, state.stamp, answer, state.at, reply.keptUntil);
     return prepare(request, reply, answer, state.at, body);
   });
 }
 
 const answers = (api: FastifyInstance) => keptFor<Answer>(api.db, 'answers', LIMITS);
+
+/**
+ * Bytes with memory of their own, to keep: Node hands out a Buffer under 4 kB (zlib's output, `Buffer.from`) as a
+ * slice of a shared 8 kB slab, and a kept slice holds its whole slab for as long as it is kept.
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
 
 async function send(request: FastifyRequest, reply: FastifyReply, answer: Answer, at: number) {
   if (answer.total !== undefined) reply.header('x-total-count', answer.total);
