@@ -142,7 +142,8 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
     const concerned = (await roleEndRecipients(tx, event, now)).filter((c) => !byRules.some((m) => m.member_id === c.member_id));
     const members = [...byRules, ...concerned];
     // The operator's approvers of approval work, whatever the organization's rules (it cannot turn its approvers off).
-    const approvers = (await approversOf(tx, type, event.organization_id, now)).filter((a) => !members.some((m) => m.member_id === a.member_id));
+    const operator = await approvalWorkOperator(tx, type);
+    const approvers = (await approversOf(tx, type, operator, event.organization_id, now)).filter((a) => !members.some((m) => m.member_id === a.member_id));
     const notified = [...members, ...approvers];
     // Who chose the daily digest (digest.ts) is mailed about approval work once a day instead; their bell is unchanged.
     const digest = isApprovalWork(type) ? await digestChoosers(tx, notified.map((m) => m.member_id)) : new Set<string>();
@@ -173,7 +174,6 @@ async function fanOut(tx: Tx, event: EventRow, now: Date, options: DispatchOptio
     }
     if (options.mail && mailed(approvers).length) await mailApprovers(tx, event, mailed(approvers), now, options);
     if (options.mail && type === 'member.invited') await queueInvitationMail(tx, event, now, options.publicUrl);
-    const operator = await approvalWorkOperator(tx, type);
     const owners = [...new Set([event.organization_id, ...(operator ? [operator] : [])])];
     const endpoints = await tx.selectFrom('webhook_endpoints').select(['endpoint_id', 'events'])
       .where('organization_id', 'in', owners).where('active', '=', 1).execute();
