@@ -65,7 +65,7 @@ export function stampOf(versions: Versions, organizationIds: readonly string[]):
 }
 
 /**
- * One number for answers over every organization (the alert gauges, the admin overview): the sum of all
+ * One number for answers over every organization (the alert gauges, the admin overview, kept answers `over: 'all'`): the sum of all
  * organizations' versions and the tree's. Versions only grow, so every committed write makes it larger; it is
  * read (one pass over a row per organization), never written, so no writer waits for it.
  */

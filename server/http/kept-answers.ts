@@ -8,10 +8,12 @@
  *   caller's sign-in in one statement, and the instant the answer changes by time alone (`reply.keptUntil`,
  *   set by sendPage). A write in one organization leaves every other organization's answers valid. A route whose
  *   rule `tells` sends that instant too (X-Changes-In, ms from the request), so an open screen fetches it again then.
+ *   An answer over every organization the caller reads (`over: 'all'`: the admin lists, the pending approvals) is
+ *   valid while the global version (every organization's and the tree's) stays; it is read with one more statement.
  * An answer found is sent without running the route: the same roles over the same tree were authorized when it
  * was made, and the sign-in that refuses bans ran before. Every such answer carries an ETag of its bytes, so a
- * browser's repeated read costs a 304; answers of several organizations (admin lists) get the ETag and are not
- * kept. JSON of 1 kB or more goes gzipped to clients that accept it, and is kept gzipped.
+ * browser's repeated read costs a 304; other answers of several organizations get the ETag and are not kept.
+ * JSON of 1 kB or more goes gzipped to clients that accept it, and is kept gzipped.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -21,11 +23,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { rolesKey } from '../access/tree';
 import { keptFor } from '../db/kept';
-import { stampOf } from '../db/versions';
+import { readGlobalVersion, stampOf } from '../db/versions';
 
 export interface KeepRule {
   /** Besides path and query: the caller's roles (abilities), or the member (an answer that shows the caller). */
   varies: 'roles' | 'member';
+  /** The organizations the answer reads: the path's `:id` (the default), or every one the caller reads. */
+  over?: 'path' | 'all';
   /** False for a query whose answer reads the clock (a filter on validity): then not kept, only tagged. */
   when?: (query: unknown) => boolean;
   /** The answer tells when it changes by time alone (X-Changes-In): its route sets `keptUntil` on every answer. */
@@ -74,12 +78,15 @@ export function encodeJson<S extends z.ZodType>(schema: S, value: z.output<S>): 
 /** Sends a page: its bytes, its total, and until when it holds by time alone. */
 export function sendPage(reply: FastifyReply, page: JsonPage) {
   reply.header('x-total-count', String(page.total));
-  if (page.changesAt !== undefined) reply.keptUntil = page.changesAt;
-  return sendJson(reply, page.json);
+  return sendJson(reply, page.json, page.changesAt);
 }
 
-/** Sends JSON already encoded by the response schema (Fastify does not serialize a Buffer). */
-export function sendJson(reply: FastifyReply, json: Buffer) {
+/**
+ * Sends JSON already encoded by the response schema (Fastify does not serialize a Buffer); `changesAt`: the first
+ * instant the bytes differ by time alone, until which a kept answer holds (omitted: never).
+ */
+export function sendJson(reply: FastifyReply, json: Buffer, changesAt?: number) {
+  if (changesAt !== undefined) reply.keptUntil = changesAt;
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
@@ -111,7 +118,9 @@ export function registerKeptAnswers(api: FastifyInstance): void {
     const { id } = request.params as { id?: unknown };
     const who = rule.varies === 'member' ? `${actor.member_id} ` : '';
     const key = `${request.routeOptions.url} ${JSON.stringify(request.params)} ${JSON.stringify(request.query)} ${who}${rolesKey(actor)}`;
-    const stamp = typeof id === 'string' && rule.when?.(request.query) !== false ? stampOf(actor.versions, [id]) : undefined;
+    const stamp = rule.when?.(request.query) === false ? undefined
+      : rule.over === 'all' ? `all ${await readGlobalVersion(api.db)}`
+      : typeof id === 'string' ? stampOf(actor.versions, [id]) : undefined;
     const state: Keeping = { key, at: api.now().getTime(), stamp, found: false, tells: rule.tells === true };
     keeping.set(request, state);
     const found = stamp && answers(api).get(key, stamp, state.at);

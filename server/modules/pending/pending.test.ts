@@ -229,6 +229,18 @@ describe.each(dialects)('pending tasks on %s', (dialect) => {
     await t.db.deleteFrom('certificates').where('distinguished_name', '=', dn).execute();
   });
 
+  it('keeps the approvals over every organization only until a write in any of them', async () => {
+    const total = async () => (await get(SUPERVISOR, 'approve', '?limit=5')).certificates_total;
+    const before = await total();
+    expect(await total()).toBe(before);
+    // Waiting in a customer of its own, written outside the portal: seen at the next call.
+    const own = await make.organization({ parent: w.partner });
+    const { dn } = await make.certificate(own, 'requested');
+    expect(await total()).toBe(before + 1);
+    await t.db.updateTable('certificates').set({ date_approved: t.clock.now().toISOString() }).where('distinguished_name', '=', dn).execute();
+    expect(await total()).toBe(before);
+  });
+
   it('keeps a license page\'s JSON until the first instant a row\'s days left change, and no longer', async () => {
     const base = t.clock.now().getTime();
     const { rows } = await listPendingLicenses(t.db, 'all', 'acknowledgement', new Date(base), { offset: 0, limit: 50 });

@@ -21,7 +21,9 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
     api.get(
       path,
       {
-        config: { keep: { varies: 'roles' } },
+        // Approvals wait until someone acts, so the answer is kept under the global version (every write moves it);
+        // acknowledgements also wait for the clock (an expiry), so that answer is only tagged.
+        config: { keep: kind === 'approval' ? { varies: 'roles', over: 'all' } : { varies: 'roles' } },
         schema: {
           tags: ['pending'],
           summary: `Pending ${kind}s: one page of each list with its total`,
@@ -33,7 +35,8 @@ export const pendingRoutes: FastifyPluginAsyncZod = async (api) => {
       },
       async (request, reply) => {
         // JSON made by the service from its pages, each encoded with the schema's own encoding (service.ts).
-        return sendJson(reply, await pendingJson(api.db, actorOf(request), kind, request.query, api.now()));
+        const { json, changesAt } = await pendingJson(api.db, actorOf(request), kind, request.query, api.now());
+        return sendJson(reply, json, changesAt);
       },
     );
 

@@ -15,16 +15,22 @@ import * as licenses from '../licenses/service';
 
 export type PendingKind = 'approval' | 'acknowledgement';
 
-/** The answer of GET /api/approve (approval) or GET /api/acknowledge, as the bytes of its JSON. */
-export async function pendingJson(db: Queryable, actor: Actor & { versions?: Versions }, kind: PendingKind, query: PendingQuery, now: Date): Promise<Buffer> {
+/**
+ * The answer of GET /api/approve (approval) or GET /api/acknowledge: the bytes of its JSON, and the first instant
+ * they differ by time alone (a license's days left).
+ */
+export async function pendingJson(
+  db: Queryable, actor: Actor & { versions?: Versions }, kind: PendingKind, query: PendingQuery, now: Date,
+): Promise<{ json: Buffer; changesAt: number }> {
   const organizations = await readableOrganizationIds(db, actor);
   const [certificatePage, licensePage] = await Promise.all([
     certificates.pendingPage(db, actor, organizations, kind, now, { offset: query.certificatesOffset, limit: query.limit, sort: query.certificatesSort }),
     licenses.pendingPage(db, actor, organizations, kind, now, { offset: query.licensesOffset, limit: query.limit, sort: query.licensesSort }),
   ]);
-  return Buffer.concat([
+  const json = Buffer.concat([
     Buffer.from('{"certificates":'), certificatePage.json,
     Buffer.from(`,"certificates_total":${certificatePage.total},"licenses":`), licensePage.json,
     Buffer.from(`,"licenses_total":${licensePage.total}}`),
   ]);
+  return { json, changesAt: Math.min(certificatePage.changesAt ?? Infinity, licensePage.changesAt ?? Infinity) };
 }
