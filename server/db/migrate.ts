@@ -36,6 +36,7 @@ import * as approvalDigest from './migrations/20261201_0030_approval_digest';
 import * as journalPageIndex from './migrations/20261201_0033_journal_page_index';
 import * as organizationNotices from './migrations/20261202_0034_organization_notices';
 import * as certificateNameOrder from './migrations/20261202_0035_certificate_name_order';
+import * as organizationListCounts from './migrations/20261203_0036_organization_list_counts';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '20261201_0033_journal_page_index': journalPageIndex,
   '20261202_0034_organization_notices': organizationNotices,
   '20261202_0035_certificate_name_order': certificateNameOrder,
+  '20261203_0036_organization_list_counts': organizationListCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

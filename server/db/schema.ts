@@ -130,6 +130,9 @@ interface OrganizationCountersTable {
   organization_id: string;
   journal_records: number;
   version: number;
+  /** The organization's rows of these tables (migration 0036): an unfiltered list's total. */
+  certificates: Generated<number>;
+  licenses: Generated<number>;
 }
 
 /** Sign-in accounts of the built-in identity provider. */

@@ -9,7 +9,7 @@ import type { LicenseListQuery, LicenseSort } from '../../../common/schemas/list
 import { LICENSE_STATUS_GROUPS, LICENSE_TIME_STATUSES } from '../../../common/status-filters';
 import { sortColumn } from '../../../common/sorts';
 import type { PendingLicenseSort } from '../../../common/schemas/pending';
-import { inOrder, mostlyTrue, pageWithTotal, type Order } from '../../db/sort';
+import { countedRows, inOrder, mostlyTrue, pageWithTotal, type Order } from '../../db/sort';
 import { containsLowered } from '../../db/text-filter';
 import { containsThroughIndex } from '../../db/text-index';
 import { statusListFilters } from '../../db/list-filters';
@@ -78,9 +78,9 @@ export type LicenseState = 'notApproved' | 'pendingAcknowledgement';
  */
 export async function listLicenses(db: Queryable, organizations: 'all' | string[], query: LicenseListQuery & { state?: LicenseState }, now: Date) {
   if (organizations !== 'all' && organizations.length === 0) return { rows: [], total: 0 };
-  const { filtered, order } = await listParts(db, organizations, query, now);
+  const { filtered, order, plain } = await listParts(db, organizations, query, now);
   const page = inOrder(filtered(selectLicenses(db)), order);
-  const count = filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n'));
+  const count = plain ? countedRows(db, 'licenses', organizations) : filtered(db.selectFrom('licenses as l')).select((eb) => eb.fn.countAll<number>().as('n'));
   return pageWithTotal(page, count, query.offset, query.limit);
 }
 
@@ -105,20 +105,25 @@ async function listParts(db: Queryable, organizations: 'all' | string[], query: 
   // The trigram index names the candidates, the LIKE decides (db/text-index.ts).
   const nameFilter = query.name?.trim() ? await containsThroughIndex(db, { table: 'licenses_text', key: 'l.rowid', column: 'l.name_search' }, query.name) : undefined;
   // The filters read only columns of `l`, so the count runs on the licenses alone (no joins to read).
-  const filtered = <Q extends SelectQueryBuilder<LicenseTables, 'l', object>>(q: Q): Q => {
-    let f = q as SelectQueryBuilder<LicenseTables, 'l', object>;
-    if (organizations !== 'all') f = f.where('l.organization_id', 'in', organizations);
-    if (query.state) f = f.where(status[query.state](at));
-    if (nameFilter) f = f.where(nameFilter);
-    if (query.hideExpired) f = f.where(mostlyTrue(db, status.notExpired(at)));
-    if (query.hideRequests) f = f.where(status.decided());
-    // "Valid" = approved and in force; everything else stays.
-    if (query.hideValid) f = f.where(status.notValid(at));
-    for (const condition of filters.conditions(query, at)) f = f.where(condition);
+  type Query = SelectQueryBuilder<LicenseTables, 'l', object>;
+  const conditions: ((q: Query) => Query)[] = [];
+  const { state } = query;
+  if (state) conditions.push((q) => q.where(status[state](at)));
+  if (nameFilter) conditions.push((q) => q.where(nameFilter));
+  if (query.hideExpired) conditions.push((q) => q.where(mostlyTrue(db, status.notExpired(at))));
+  if (query.hideRequests) conditions.push((q) => q.where(status.decided()));
+  // "Valid" = approved and in force; everything else stays.
+  if (query.hideValid) conditions.push((q) => q.where(status.notValid(at)));
+  for (const condition of filters.conditions(query, at)) conditions.push((q) => q.where(condition));
+  const filtered = <Q extends Query>(q: Q): Q => {
+    let f: Query = organizations === 'all' ? q : q.where('l.organization_id', 'in', organizations);
+    for (const condition of conditions) f = condition(f);
     return f as Q;
   };
   const oneOrganization = organizations !== 'all' && organizations.length === 1;
-  return { filtered, order: listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization) };
+  const order = listOrder(query.sort ?? (oneOrganization ? 'license_name' : 'organization_name'), oneOrganization);
+  // `plain`: no condition but the organizations, so the total is the organizations' number of licenses.
+  return { filtered, order, plain: conditions.length === 0 };
 }
 
 export async function findLicense(db: Queryable, licenseId: string) {
