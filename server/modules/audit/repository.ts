@@ -104,14 +104,19 @@ export async function listAuditRecords(
       : await candidates(db, JOURNAL_TEXT, filter, tuning.rareTrigram);
     if (narrow === 'none') return page([], 0);
     if (narrow) {
-      const rows = await filtered
+      // SQLite, without statistics, walked the organization's records in their index and tested each against the
+      // candidates (the large organization's 500,000: 130 ms). When the organization has more records than the
+      // candidates can be (at most `rareTrigram`), the candidates lead, each read by its key (1 ms).
+      const candidatesFirst = !isPostgres(db) && size > tuning.rareTrigram;
+      const found = candidatesFirst ? db.selectFrom('audit_records').where(sql<boolean>`+organization_id = ${organizationId}`).where(matches) : filtered;
+      const rows = await found
         .where(narrow)
         .select([...COLUMNS, sql<number>`count(*) over ()`.as('total')])
         .orderBy('sequence', direction)
         .offset(query.offset)
         .limit(query.limit)
         .execute();
-      const total = rows.length ? Number(rows[0].total) : Number((await filtered.where(narrow).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const total = rows.length ? Number(rows[0].total) : Number((await found.where(narrow).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       return page(rows.map(({ total: _, ...row }) => row), total);
     }
   }
