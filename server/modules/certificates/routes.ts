@@ -20,6 +20,8 @@ const list = z.array(certificateSummarySchema);
 const done = { 204: z.null() };
 /** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; each tells when it changes by time alone. */
 const keep: KeepRule = { varies: 'roles', tells: true, when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
+/** The admin list reads every organization the caller reads: kept under the global version (http/kept-answers.ts). */
+const keepAll: KeepRule = { ...keep, over: 'all' };
 /**
  * The description as the document shows it (common/schemas/certificate.ts descriptionSchema). The
  * route takes any JSON: the service checks it after the caller's roles, so a reader who may not edit
@@ -38,7 +40,7 @@ export const certificateRoutes: FastifyPluginAsyncZod = async (api) => {
     bulk.run(api.db, actorOf(request), request.params.action, request.body, api.now, request.log),
   );
 
-  api.get('/certificates', { config: { keep }, schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/certificates', { config: { keep: keepAll }, schema: { summary: 'List the certificates of the organizations the caller can see', operationId: 'listCertificates', tags, querystring: certificateListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 

@@ -21,6 +21,8 @@ const list = z.array(licenseSchema);
 const TEXT = 'text/plain; charset=utf-8';
 /** Lists are kept per organization (http/kept-answers.ts) unless a filter reads the clock; they tell when they change by time alone (days left, filters). */
 const keep: KeepRule = { varies: 'roles', tells: true, when: (query) => !filterReadsClock(query as Parameters<typeof filterReadsClock>[0]) };
+/** The admin list reads every organization the caller reads: kept under the global version (http/kept-answers.ts). */
+const keepAll: KeepRule = { ...keep, over: 'all' };
 /**
  * ?version=, and the requester's day (days.ts renewalWindow, docs/decisions.md "Licenses"): their zone
  * (?time_zone=), or the instant their day started (?today=); without either, today in the license's zone.
@@ -56,7 +58,7 @@ export const licenseRoutes: FastifyPluginAsyncZod = async (api) => {
     bulk.run(api.db, actorOf(request), request.params.action, request.body, api.now, request.log),
   );
 
-  api.get('/licenses', { config: { keep }, schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
+  api.get('/licenses', { config: { keep: keepAll }, schema: { summary: 'List the licenses of the organizations the caller can see', operationId: 'listLicenses', tags, querystring: licenseListQuery, response: { 200: list } } }, async (request, reply) => {
     return sendPage(reply, await service.listForActor(api.db, actorOf(request), request.query, api.now()));
   });
 

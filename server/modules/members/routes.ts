@@ -22,7 +22,7 @@ export const memberRoutes: FastifyPluginAsyncZod = async (api) => {
   const tags = ['members'];
   const at = '/organizations/:id/members/:memberId';
 
-  api.get('/members', { config: { keep: { varies: 'member' } }, schema: { summary: 'List the members of the organizations the caller can see', operationId: 'listMembers', tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
+  api.get('/members', { config: { keep: { varies: 'member', over: 'all' } }, schema: { summary: 'List the members of the organizations the caller can see', operationId: 'listMembers', tags, querystring: memberListQuery, response: { 200: z.array(memberSchema) } } }, async (request, reply) => {
     return sendPage(reply, await service.listAllMembers(api.db, actorOf(request), request.query));
   });
 
