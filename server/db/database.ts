@@ -15,6 +15,7 @@ import { pgModule } from './pg';
 import { DatabaseHealth } from './health';
 import { watchedPool, type DatabaseTimeouts } from './pg-pool';
 import { keepingStatements } from './sqlite-statements';
+import { checkpointApart } from './checkpoints';
 
 export type { DatabaseTimeouts };
 
@@ -155,9 +156,12 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10,
   }
   if (sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
   const sqlite = new SQLite(sqliteFile);
-  // WAL for concurrent readers, FULL sync so a killed process loses no committed change.
+  // WAL for concurrent readers. NORMAL: a commit is in the WAL when it returns, so a killed process loses none; the
+  // WAL is flushed to disk by the checkpoints, ten times a second on a thread of their own (db/checkpoints.ts), so a
+  // power loss can take the last tenth of a second, never the file's consistency. FULL flushed inside every commit,
+  // on the event loop, with every request waiting (docs/performance.md).
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // A write of another process (a backup, the sqlite3 shell) is waited for this long; then SQLITE_BUSY, a 503 (db/health.ts).
   sqlite.pragma('busy_timeout = 5000');
@@ -166,8 +170,9 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10,
   // and sat in the process's RSS. Not 4 MB: a list of the large organization walks 5 MB of its index, which
   // then came through the operating system page by page (its first page: 2.2 ms of SQLite, 0.8 ms with 8 MB).
   sqlite.pragma('cache_size = -8000');
+  const checkpoints = sqliteFile === ':memory:' ? undefined : checkpointApart(sqlite, path.resolve(sqliteFile));
   const marker = new WriteMarker();
-  const statements = keepingStatements(sqlite);
+  const statements = keepingStatements(sqlite, checkpoints?.stop);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins: [marker] });
   // While a transaction is open, through the driver: it holds the one connection for the whole
   // transaction, and a read between its statements would see what it has not committed. Otherwise the

@@ -48,10 +48,13 @@ export function plannedOnce(text: string): string {
  * synchronous and nothing here streams), so one kept statement per text serves every caller. Bounded without
  * bookkeeping: when full, start again.
  */
-export function keepingStatements(sqlite: SQLite.Database): { close(): void; prepare(text: string): SQLite.Statement } {
+export function keepingStatements(sqlite: SQLite.Database, beforeClose?: () => void): { close(): void; prepare(text: string): SQLite.Statement } {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      beforeClose?.();
+      sqlite.close();
+    },
     prepare(text) {
       let statement = statements.get(text);
       if (!statement) {
