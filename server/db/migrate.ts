@@ -37,6 +37,7 @@ import * as journalPageIndex from './migrations/20261201_0033_journal_page_index
 import * as organizationNotices from './migrations/20261202_0034_organization_notices';
 import * as certificateNameOrder from './migrations/20261202_0035_certificate_name_order';
 import * as organizationListCounts from './migrations/20261203_0036_organization_list_counts';
+import * as roleLookups from './migrations/20261204_0037_role_lookups';
 
 const migrations: Record<string, Migration> = {
   '20261121_0001_initial': initial,
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '20261202_0034_organization_notices': organizationNotices,
   '20261202_0035_certificate_name_order': certificateNameOrder,
   '20261203_0036_organization_list_counts': organizationListCounts,
+  '20261204_0037_role_lookups': roleLookups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,7 @@
  * journal counts them, and their mail follows the operator's rules (the reminders by default).
  */
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
 import { makeCertificate } from '../../../scripts/make-certificate';
@@ -106,6 +107,15 @@ describe.each(dialects)('approval work on %s', (dialect) => {
     const deliveries = await t.db.selectFrom('webhook_deliveries').select(['event_type', 'subject_key']).where('endpoint_id', '=', endpointId).execute();
     // The upload waits for the operator; the approval is the customer's business (its own endpoints).
     expect(deliveries).toEqual([{ event_type: 'certificate.uploaded', subject_key: `certificate:${dn}` }]);
+  });
+
+  // PostgreSQL plans by its statistics (a handful of organizations here: a scan); SQLite, which has none, by the indexes.
+  it.runIf(dialect === 'sqlite')('finds the operator and an organization\'s holders of a role by indexes, not by reading them all', async () => {
+    const plan = async (query: ReturnType<typeof sql>) => (await sql<{ detail: string }>`explain query plan ${query}`.execute(t.db)).rows.map((r) => r.detail);
+    expect(await plan(sql`select organization_id from organizations where organization_role = ${'OPERATOR'}`))
+      .toEqual([expect.stringMatching(/^SEARCH organizations USING INDEX organizations_role /)]);
+    expect(await plan(sql`select member_id from role_assignments where organization_id = ${'o'} and role in (${'APPROVER'}, ${'SUPERVISOR'})`))
+      .toEqual([expect.stringMatching(/^SEARCH role_assignments USING COVERING INDEX role_assignments_role \(organization_id=\? AND role=\?\)/)]);
   });
 
   it('leaves out a banned approver', async () => {
