@@ -35,6 +35,8 @@ export interface DatabaseOptions {
    * that load data in bulk open without.
    */
   timeouts?: DatabaseTimeouts;
+  /** SQLite: false for a connection that only reads beside the portal's (the archive's child), which checkpoints. */
+  checkpoints?: boolean;
 }
 
 /** The connection use of a database: for PostgreSQL its pool's, for SQLite its one connection. */
@@ -136,7 +138,7 @@ export function openDatabase(options: DatabaseOptions): Db {
 
 const DEFAULT_SQLITE_FILE = './data/portal.db';
 
-function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10, timeouts }: DatabaseOptions, health: DatabaseHealth): { db: Db; use?: () => PoolUse; readRows: RowsReader; marker: WriteMarker } {
+function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10, timeouts, checkpoints: apart = true }: DatabaseOptions, health: DatabaseHealth): { db: Db; use?: () => PoolUse; readRows: RowsReader; marker: WriteMarker } {
   if (databaseUrl) {
     // int8 (counts) as numbers: they stay far below 2^53 here.
     pgModule().types.setTypeParser(20, (v) => Number(v));
@@ -170,7 +172,7 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10,
   // and sat in the process's RSS. Not 4 MB: a list of the large organization walks 5 MB of its index, which
   // then came through the operating system page by page (its first page: 2.2 ms of SQLite, 0.8 ms with 8 MB).
   sqlite.pragma('cache_size = -8000');
-  const checkpoints = sqliteFile === ':memory:' ? undefined : checkpointApart(sqlite, path.resolve(sqliteFile));
+  const checkpoints = apart && sqliteFile !== ':memory:' ? checkpointApart(sqlite, path.resolve(sqliteFile)) : undefined;
   const marker = new WriteMarker();
   const statements = keepingStatements(sqlite, checkpoints?.stop);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins: [marker] });

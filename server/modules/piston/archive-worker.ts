@@ -67,8 +67,9 @@ process.on('message', (request: BuildRequest) => {
   queue = queue.then(async () => {
     try {
       if (!archive) {
-        // An idle connection the server drops is replaced by the pool when next needed (db/pg-pool.ts).
-        db = openDatabase({ ...request.location, poolSize: 2 });
+        // An idle connection the server drops is replaced by the pool when next needed (db/pg-pool.ts). It only
+        // reads: the portal's connection has the checkpoints (db/checkpoints.ts).
+        db = openDatabase({ ...request.location, poolSize: 2, checkpoints: false });
         archive = new CertsArchive(db);
       }
       if (request.seed) await restoreFrom(request.seed);
