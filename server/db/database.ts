@@ -103,8 +103,14 @@ const writeMarkers = new WeakMap<object, WriteMarker>();
 class WriteMarker implements KyselyPlugin {
   lastWriteAt = -Infinity;
 
+  /** `onWrite`: SQLite's checkpoint thread, woken by writes (db/checkpoints.ts). */
+  constructor(private readonly onWrite?: () => void) {}
+
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (mayWrite(node)) this.lastWriteAt = performance.now();
+    if (mayWrite(node)) {
+      this.lastWriteAt = performance.now();
+      this.onWrite?.();
+    }
     return node;
   }
 
@@ -159,9 +165,10 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10,
   if (sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(sqliteFile)), { recursive: true });
   const sqlite = new SQLite(sqliteFile);
   // WAL for concurrent readers. NORMAL: a commit is in the WAL when it returns, so a killed process loses none; the
-  // WAL is flushed to disk by the checkpoints, ten times a second on a thread of their own (db/checkpoints.ts), so a
-  // power loss can take the last tenth of a second, never the file's consistency. FULL flushed inside every commit,
-  // on the event loop, with every request waiting (docs/performance.md).
+  // WAL is flushed to disk by the checkpoints, a tenth of a second after writes on a thread of their own
+  // (db/checkpoints.ts), so a power loss can take the last moments' commits (at most about a second), never the
+  // file's consistency. FULL flushed inside every commit, on the event loop, with every request waiting
+  // (docs/performance.md).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -173,7 +180,7 @@ function connect({ databaseUrl, sqliteFile = DEFAULT_SQLITE_FILE, poolSize = 10,
   // then came through the operating system page by page (its first page: 2.2 ms of SQLite, 0.8 ms with 8 MB).
   sqlite.pragma('cache_size = -8000');
   const checkpoints = apart && sqliteFile !== ':memory:' ? checkpointApart(sqlite, path.resolve(sqliteFile)) : undefined;
-  const marker = new WriteMarker();
+  const marker = new WriteMarker(checkpoints?.written);
   const statements = keepingStatements(sqlite, checkpoints?.stop);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins: [marker] });
   // While a transaction is open, through the driver: it holds the one connection for the whole
