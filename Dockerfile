@@ -33,4 +33,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM (docker stop) ends it gracefully within SHUTDOWN_GRACE_SECONDS (8 s; docker waits 10 s by default).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=16", "scripts/start.mjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=16", "--max-old-space-size=192", "scripts/start.mjs"]
