@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { rolesKey } from '../access/tree';
 import { keptFor } from '../db/kept';
 import { readGlobalVersion, stampOf } from '../db/versions';
+import { ownBytes } from '../own-bytes';
 
 export interface KeepRule {
   /** Besides path and query: the caller's roles (abilities), or the member (an answer that shows the caller). */
@@ -145,17 +146,6 @@ export function registerKeptAnswers(api: FastifyInstance): void {
 }
 
 const answers = (api: FastifyInstance) => keptFor<Answer>(api.db, 'answers', LIMITS);
-
-/**
- * Bytes with memory of their own, to keep: Node hands out a Buffer under 4 kB (zlib's output, `Buffer.from`) as a
- * slice of a shared 8 kB slab, and a kept slice holds its whole slab for as long as it is kept.
- */
-export function ownBytes(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
-  const own = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(own);
-  return own;
-}
 
 async function send(request: FastifyRequest, reply: FastifyReply, answer: Answer, at: number) {
   if (answer.total !== undefined) reply.header('x-total-count', answer.total);

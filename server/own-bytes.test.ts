@@ -1,11 +1,11 @@
 /**
- * A kept answer holds only its own bytes: zlib's output and small Buffers are slices of larger memory (zlib's 16 kB
+ * Kept bytes hold only their own memory: zlib's output and small Buffers are slices of larger memory (zlib's 16 kB
  * chunk, Node's 8 kB slab) that a kept slice would hold for as long as it is kept (3 MB of kept answers held 125 MB).
  */
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ownBytes } from './kept-answers';
+import { ownBytes } from './own-bytes';
 
 describe('kept bytes', () => {
   it('copies a slice into memory of its own and keeps a Buffer that owns its memory as it is', async () => {
