@@ -3,6 +3,7 @@
  * PASS/FAIL lines. Every loaded run also keeps the event-loop delay p99 ≤ 50 ms and the RSS ≤ 250 MB
  * (portal) and ≤ 400 MB (portal and its child processes).
  */
+import type { ExportsRun } from './exports';
 import type { GatewaysRun } from './gateways';
 import type { GrowthRun } from './growth';
 import type { LoadedRun } from './loaded';
@@ -33,6 +34,9 @@ const NOT_MODIFIED_RATIO: PerEngine = [0.7, 0.5];
 /** (e), portal CPU ms per request; the admin deep page and the journal filter are held to theirs at 10× too. */
 const GROWTH_CPU_MS: Record<string, number> = { 'list-first': 2, 'list-deep': 10, 'journal-deep': 2, 'journal-filter': 50, 'admin-deep': 50 };
 const REBUILD_MS = 1_000;
+/** Exports: seconds per 100,000 rows, and other requests' p99 while the journal streams (both engines). */
+const EXPORT_SECONDS_PER_100K = 3;
+const BESIDE_EXPORT_P99_MS = 50;
 
 const ms = (v: number | null | undefined) => (v == null ? '–' : `${v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en')} ms`);
 const pct = (v: number) => `${(v * 100).toFixed(v < 0.1 ? 2 : 1)} %`;
@@ -119,6 +123,20 @@ export function growthChecks(g: GrowthRun, growth: number): Check[] {
       !g.rebuildError && g.rebuildMs.length > 0 && Math.max(...g.rebuildMs) <= REBUILD_MS),
     check(`growth${size}: RSS of the portal`, `${g.rssMb?.toFixed(0)} MB`, `≤ ${MEMORY.rssMb} MB`, g.rssMb != null && g.rssMb <= MEMORY.rssMb),
     check(`growth${size}: RSS with children`, `${g.rssWithChildrenMb?.toFixed(0)} MB`, `≤ ${MEMORY.rssWithChildrenMb} MB`, g.rssWithChildrenMb != null && g.rssWithChildrenMb <= MEMORY.rssWithChildrenMb),
+  ];
+}
+
+export function exportsChecks(x: ExportsRun): Check[] {
+  return [
+    ...x.exports.flatMap((e) => {
+      const per = (e.seconds * 100_000) / Math.max(1, e.rows);
+      return [
+        check(`export, ${e.label}: seconds per 100,000 rows`, `${per.toFixed(2)} s (${e.rows.toLocaleString('en')} rows)`, `≤ ${EXPORT_SECONDS_PER_100K} s`, e.status === 200 && e.rows > 0 && per <= EXPORT_SECONDS_PER_100K),
+        check(`export, ${e.label}: gzipped for a browser`, e.gzipped ? 'yes' : 'no', 'yes', e.gzipped),
+      ];
+    }),
+    check('export: other reads while the journal streams, p99', ms(x.beside.p99Ms), `≤ ${BESIDE_EXPORT_P99_MS} ms`, x.beside.failures === 0 && x.beside.answers > 0 && x.beside.p99Ms <= BESIDE_EXPORT_P99_MS),
+    check('exports: RSS of the portal', `${x.rssMb?.toFixed(0)} MB`, `≤ ${MEMORY.rssMb} MB`, x.rssMb != null && x.rssMb <= MEMORY.rssMb),
   ];
 }
 

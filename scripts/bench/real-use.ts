@@ -1,16 +1,17 @@
 /**
  * Issue 29's scenarios of real use, after the per-URL targets: (a) spread readers, (b) the same under
  * a writer at each of BENCH_WRITE_RATES, (c) gateways under 10 writes/s, (d) closed-loop writers in 20
- * organizations and in the large one, (e) growth. Each runs once per bench run (BENCH_ROUNDS is
+ * organizations and in the large one, (e) growth, and the exports. Each runs once per bench run (BENCH_ROUNDS is
  * the per-URL targets'); BENCH_ONLY picks them by id (`writes` is every rate, `writes-10` one).
  */
 import type { PreparedDatabase } from './database';
+import { runExports, type ExportsRun } from './exports';
 import { runGateways, type GatewaysRun } from './gateways';
 import { runGrowth, type GrowthRun } from './growth';
 import type { Stage } from './loaded';
 import { makePemPool } from './pems';
 import { organizationsWithPeople, staff, type Organization } from './people';
-import { gatewayChecks, growthChecks, spreadChecks, writersChecks, type Check } from './real-use-targets';
+import { exportsChecks, gatewayChecks, growthChecks, spreadChecks, writersChecks, type Check } from './real-use-targets';
 import { readMix, runSpread, type SpreadRun } from './spread';
 import { runWriters, type WritersRun } from './writers';
 import { makeWrites } from './writes';
@@ -21,12 +22,13 @@ export interface RealUseResults {
   gateways?: GatewaysRun;
   writers: WritersRun[];
   growth?: GrowthRun;
+  exports?: ExportsRun;
   checks: Check[];
   pemsMadeDuringRuns: number;
 }
 
 function scenarioIds(writeRates: number[]): string[] {
-  return ['spread', ...writeRates.map((r) => `writes-${r}`), 'gateways', 'writers-many', 'writers-one', 'growth'];
+  return ['spread', ...writeRates.map((r) => `writes-${r}`), 'gateways', 'writers-many', 'writers-one', 'growth', 'exports'];
 }
 
 function selected(only: string[], id: string): boolean {
@@ -84,12 +86,17 @@ export async function runRealUse(stage: Stage, database: PreparedDatabase, gatew
     stage.log(`Growth: single client, first request after a write (${config.growthRepeats} times each)`);
     results.growth = await runGrowth(stage, database, writes, large, people.supervisor, gatewayBearer);
   }
+  if (run('exports')) {
+    stage.log('Exports: one client, gzip accepted');
+    results.exports = await runExports(stage, database.facts, people.supervisor);
+  }
   results.pemsMadeDuringRuns = pems.madeLate;
   results.checks = [
     ...results.spread.flatMap((s) => spreadChecks(s, engine)),
     ...(results.gateways ? gatewayChecks(results.gateways, engine) : []),
     ...results.writers.flatMap((w) => writersChecks(w, engine)),
     ...(results.growth ? growthChecks(results.growth, config.growth) : []),
+    ...(results.exports ? exportsChecks(results.exports) : []),
   ];
   return results;
 }
