@@ -132,8 +132,10 @@ export async function listAuditRecords(
  * order), so a million records take a million / `batch` index seeks and constant
  * memory. Bounded by the size `n` read when the export began: records written meanwhile (the
  * export's own record among them) are not in it, as no page of size n holds them.
+ * 250 a batch: a batch's rows and CSV text are what other requests wait for. With 1,000 their p99 beside a
+ * 500,000-record export was 37–60 ms, with 250 22–35 ms; the export as fast on SQLite, a fifth slower on PostgreSQL.
  */
-export async function* journalBatches(db: Queryable, organizationId: string, query: Pick<JournalQuery, 'filter' | 'sort'>, size: number, batch = 1000) {
+export async function* journalBatches(db: Queryable, organizationId: string, query: Pick<JournalQuery, 'filter' | 'sort'>, size: number, batch = 250) {
   const filter = query.filter?.trim();
   const ascending = oldestFirst(query);
   const base = db.selectFrom('audit_records').select([...COLUMNS, 'sequence']).where('organization_id', '=', organizationId);
