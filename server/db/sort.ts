@@ -4,7 +4,7 @@
  * all of them, so an index on those columns serves the order read forwards or backwards.
  */
 import { sql, type AliasedSelectQueryBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { isPostgres, type Queryable } from './database';
+import { isPostgres, readRows, type Queryable } from './database';
 
 export interface Order {
   /** Qualified columns (`c.date_not_after`); the last one, or the columns together, unique. */
@@ -72,4 +72,23 @@ export async function pageWithTotal<DB, TB extends keyof DB, O>(
 export function countedRows(db: Queryable, table: 'certificates' | 'licenses', organizations: 'all' | string[]): CountQuery {
   const q = db.selectFrom('organization_counters').select((eb) => eb.fn.coalesce(eb.fn.sum<number>(table), eb.lit(0)).as('n'));
   return organizations === 'all' ? q : q.where('organization_id', 'in', organizations);
+}
+
+/**
+ * Where a page at `offset` of an unfiltered list of every organization's `table` rows, by organization name, starts:
+ * the name of its first row's organization, and the offset within the rows from that organization on. From the
+ * numbers `countedRows` reads, summed in name order: a deep page then walks one organization's index from its start,
+ * not every row before it (the admin list at offset 90,000: 90,000 rows read, and on PostgreSQL sorted, 70-100 ms).
+ * Undefined when the offset is past the end.
+ */
+export async function countedStart(
+  db: Queryable, table: 'certificates' | 'licenses', offset: number, descending: boolean,
+): Promise<{ from: string; offset: number } | undefined> {
+  const direction = descending ? 'desc' : 'asc';
+  const [row] = await readRows(db, `select name, upto - n as before from (
+      select o.organization_name as name, coalesce(c.${table}, 0) as n,
+        sum(coalesce(c.${table}, 0)) over (order by o.organization_name ${direction} rows between unbounded preceding and current row) as upto
+      from organizations o left join organization_counters c on c.organization_id = o.organization_id
+    ) counted where upto > ? order by name ${direction} limit 1`, [offset]);
+  return row ? { from: String(row.name), offset: offset - Number(row.before) } : undefined;
 }
