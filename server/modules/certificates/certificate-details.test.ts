@@ -15,6 +15,7 @@ import { parseCertificatePem } from './x509';
 const dialects = await testDialects();
 const DAY = 86_400_000;
 const BEFORE_FINGERPRINTS = '20261129_0023_license_time_zone';
+const FACTS = ['issuer', 'fingerprint_sha256', 'subject_alternative_names', 'key_algorithm', 'key_size', 'key_curve'];
 
 /** The fingerprint as openssl prints it, computed here from the PEM's bytes: the DER's SHA-256, colon-separated. */
 function opensslFingerprint(pem: string): string {
@@ -38,6 +39,9 @@ describe.each(dialects)('certificate details on %s', (dialect) => {
     expect(created.statusCode, created.body).toBe(201);
     const res = await t.call(w.member.email, { method: 'GET', url: `${base}/${encodeURIComponent(created.json().distinguished_name)}` });
     expect(res.statusCode).toBe(200);
+    // The upload answers with the facts of its own parse: those the details read from the stored PEM.
+    const facts = (body: Record<string, unknown>) => Object.fromEntries(FACTS.map((name) => [name, body[name]]));
+    expect(facts(created.json())).toEqual(facts(res.json()));
     return { pem, body: res.json() };
   }
 

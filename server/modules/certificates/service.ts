@@ -21,7 +21,7 @@ import { audit, type AuditReason, type AuditSubject } from '../../db/audit';
 import { badRequest, conflict, notFound } from '../../errors';
 import { lockRow } from '../../db/lock';
 import { encodeJson, type JsonPage } from '../../http/kept-answers';
-import { certificateFacts, parseCertificatePem } from './x509';
+import { certificateFacts, readCertificatePem, type CertificateFacts } from './x509';
 import * as repo from './repository';
 import type { CertificateDetailRow, CertificateListRow } from './repository';
 
@@ -45,7 +45,7 @@ function toSummary(row: CertificateListRow | CertificateDetailRow, abilities: Ac
   };
 }
 
-function toCertificate(row: CertificateDetailRow, target: TargetOrganization, actor: Actor): Certificate {
+function toCertificate(row: CertificateDetailRow, target: TargetOrganization, actor: Actor, facts?: CertificateFacts): Certificate {
   return {
     ...toSummary(row, abilitiesOn(actor, OBJECT_ACTIONS.certificate, target)),
     approver: row.approver_member_id && row.approver_name ? { member_id: row.approver_member_id, name: row.approver_name } : null,
@@ -54,8 +54,9 @@ function toCertificate(row: CertificateDetailRow, target: TargetOrganization, ac
     signature: row.signature,
     signature_algorithm: row.signature_algorithm,
     version: row.version,
-    // Read from the PEM the detail reads anyway: the stored fingerprint is for the lists' CSV (repository.ts).
-    ...certificateFacts(row.certificate_pem),
+    // Read from the PEM the detail reads anyway (an upload's from its own parse): the stored fingerprint is for the
+    // lists' CSV (repository.ts).
+    ...(facts ?? certificateFacts(row.certificate_pem)),
   };
 }
 
@@ -148,7 +149,7 @@ export async function uploadCertificate(
   db: Db, actor: RequestActor, organizationId: string, input: { description: string; certificate: string }, now: Date,
 ): Promise<Certificate> {
   const target = await authorize(db, actor, 'certificate.upload', organizationId);
-  const parsed = parseCertificatePem(input.certificate);
+  const { parsed, facts } = readCertificatePem(input.certificate);
   await db.transaction().execute(async (tx) => {
     const existing = await repo.findCertificate(tx, parsed.distinguished_name);
     if (existing) throw conflict(`A certificate with the distinguished name ${parsed.distinguished_name} is already in the portal.`, 'certificate');
@@ -169,7 +170,7 @@ export async function uploadCertificate(
       subject: certificateSubject(parsed),
     });
   });
-  return toCertificate((await repo.findCertificate(db, parsed.distinguished_name, organizationId))!, target, actor);
+  return toCertificate((await repo.findCertificate(db, parsed.distinguished_name, organizationId))!, target, actor, facts);
 }
 
 interface Transition {
