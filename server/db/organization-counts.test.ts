@@ -68,7 +68,7 @@ describe.each(dialects)('organizations\' list counts on %s', (dialect) => {
     for (const sort of ['organization_name', '-organization_name'] as const) {
       const plain = { sort, status: undefined, hideExpired: false, hideRequests: false, hideValid: false };
       const all = await listCertificateKeys(t.db, 'all', plain, now);
-      expect(all.length).toBeGreaterThan(1_250);
+      expect(all.length).toBeGreaterThanOrEqual(1_250);
       for (const offset of [999, 1_000, 1_001, all.length - 451, all.length - 450, all.length - 7, all.length, all.length + 5]) {
         const page = await listCertificates(t.db, 'all', { ...plain, offset, limit: 100 }, now);
         expect(page.rows.map((r) => r.distinguished_name), `${sort} at ${offset}`).toEqual(all.slice(offset, offset + 100));
