@@ -20,6 +20,8 @@ const EVERY_MS = 100;
 const IDLE_MS = 1000;
 /** Where the connection checkpoints itself after all (16,384 pages of 4 kB: 64 MB), and what the WAL file is cut back to. */
 export const LIMIT_PAGES = 16_384;
+/** The shared flags, by place: the portal closes (STOP), the thread has closed its connection (CLOSED), writes sent (a count). */
+const FLAG = { STOP: 0, CLOSED: 1, WRITES: 2 } as const;
 
 /**
  * The thread's whole program (CommonJS, so it needs no file of its own in the bundle): one connection, asleep until a
@@ -31,7 +33,7 @@ export const LIMIT_PAGES = 16_384;
 const CHECKPOINTER = `
 const { workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
-const [STOP, CLOSED, WRITES] = [0, 1, 2];
+const [STOP, CLOSED, WRITES] = [${FLAG.STOP}, ${FLAG.CLOSED}, ${FLAG.WRITES}];
 const flags = new Int32Array(workerData.flags);
 /** Until flags[index] is no longer value, or ms pass: the timer keeps the thread alive (a waitAsync alone does not). */
 const until = (index, value, ms) => new Promise((resolve) => {
@@ -73,7 +75,7 @@ export interface Checkpoints {
 /** Moves the checkpoints of `sqlite` (a connection to `file`) mostly to a thread. */
 export function checkpointApart(sqlite: SQLite.Database, file: string): Checkpoints {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const flags = new Int32Array(new SharedArrayBuffer(12));
+  const flags = new Int32Array(new SharedArrayBuffer(4 * Object.keys(FLAG).length));
   const workerData = { driver, file, flags: flags.buffer, everyMs: EVERY_MS, idleMs: IDLE_MS };
   const worker = new Worker(CHECKPOINTER, { eval: true, workerData });
   worker.unref();
@@ -88,20 +90,20 @@ export function checkpointApart(sqlite: SQLite.Database, file: string): Checkpoi
     if (!stopped && sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
   });
   const written = () => {
-    Atomics.add(flags, 2, 1);
-    Atomics.notify(flags, 2);
+    Atomics.add(flags, FLAG.WRITES, 1);
+    Atomics.notify(flags, FLAG.WRITES);
   };
   return {
     thread: worker,
     written,
     stop() {
       stopped = true;
-      Atomics.store(flags, 0, 1);
+      Atomics.store(flags, FLAG.STOP, 1);
       written();
-      Atomics.notify(flags, 0);
+      Atomics.notify(flags, FLAG.STOP);
       // A checkpoint under way ends in milliseconds; a thread that died has closed its connection with it.
       const end = Date.now() + 2000;
-      while (!exited && Atomics.load(flags, 1) === 0 && Date.now() < end) Atomics.wait(flags, 1, 0, 50);
+      while (!exited && Atomics.load(flags, FLAG.CLOSED) === 0 && Date.now() < end) Atomics.wait(flags, FLAG.CLOSED, 0, 50);
       void worker.terminate();
     },
   };
