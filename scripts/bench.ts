@@ -20,7 +20,8 @@ import { makePortal, measureRebuild, runTargets, type Portal, type RebuildResult
 import { buildTargets } from './bench/targets';
 import { judge, table } from './bench/report';
 import { token } from './bench/people';
-import { runRealUse } from './bench/real-use';
+import { runRealUse, selected } from './bench/real-use';
+import { ensureWebApp } from './bench/browse';
 import { checkLines } from './bench/real-use-targets';
 
 const log = (line: string) => console.log(line);
@@ -91,6 +92,7 @@ async function main() {
   log(`Machine: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node.js ${host.node}, load average ${host.loadAverage.join(' ')}`);
 
   const database = await prepareDatabase(config, log);
+  if (selected(config.only, 'browse')) await ensureWebApp(log);
   log(database.generationSeconds == null ? `Data set ${database.cacheKey} reused` : `Data set ${database.cacheKey} generated in ${database.generationSeconds.toFixed(1)} s`);
 
   const port = await freePort();

@@ -38,6 +38,8 @@ export interface PreparedDatabase {
   cpuSeconds(): Promise<number | null>;
   /** Reads the run's database beside the portal (the people to sign tokens for, pending certificates, counters). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Writes into the run's database beside the portal (the browsing person's sign-in account: browse.ts). */
+  execute(sql: string, params?: unknown[]): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -117,6 +119,16 @@ async function prepareSqlite(config: BenchConfig, key: string, log: (line: strin
     // A read-only connection beside the portal's (WAL): it sees every committed write. SQLite numbers
     // its parameters ?1, ?2… where PostgreSQL has $1, $2…: the bench writes $n, rewritten here.
     query: async <T>(text: string, params: unknown[] = []) => reader.prepare(text.replace(/\$(\d+)/g, '?$1')).all(...params) as T[],
+    execute: async (text: string, params: unknown[] = []) => {
+      const writer = new SQLite(file);
+      try {
+        writer.pragma('busy_timeout = 5000');
+        // better-sqlite3 runs ?1, ?2… only with named values: each $n is used once, in order, so `?` takes them by place.
+        writer.prepare(text.replace(/\$\d+/g, '?')).run(...params);
+      } finally {
+        writer.close();
+      }
+    },
     cleanup: async () => {
       reader.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -212,7 +224,8 @@ async function preparePostgres(config: BenchConfig, key: string, log: (line: str
     // No /proc (not Linux): nothing to read at all.
     return backends.length && !read ? null : [...seen.values()].reduce((a, b) => a + b, 0);
   };
-  return { serverEnv: { DATABASE_URL: url }, facts, signingKey, cacheKey: key, generationSeconds, busy, cpuSeconds: databaseCpu, query, cleanup: () => watcher.end() };
+  const execute = async (text: string, params: unknown[] = []) => void (await watcher.query(text, params));
+  return { serverEnv: { DATABASE_URL: url }, facts, signingKey, cacheKey: key, generationSeconds, busy, cpuSeconds: databaseCpu, query, execute, cleanup: () => watcher.end() };
 }
 
 export async function prepareDatabase(config: BenchConfig, log: (line: string) => void): Promise<PreparedDatabase> {

@@ -3,6 +3,7 @@
  * PASS/FAIL lines. Every loaded run also keeps the event-loop delay p99 ≤ 50 ms and the RSS ≤ 250 MB
  * (portal) and ≤ 400 MB (portal and its child processes).
  */
+import type { BrowseRun } from './browse';
 import type { ExportsRun } from './exports';
 import type { GatewaysRun } from './gateways';
 import type { GrowthRun } from './growth';
@@ -137,6 +138,20 @@ export function exportsChecks(x: ExportsRun): Check[] {
     }),
     check('export: other reads while the journal streams, p99', ms(x.beside.p99Ms), `≤ ${BESIDE_EXPORT_P99_MS} ms`, x.beside.failures === 0 && x.beside.answers > 0 && x.beside.p99Ms <= BESIDE_EXPORT_P99_MS),
     check('exports: RSS of the portal', `${x.rssMb?.toFixed(0)} MB`, `≤ ${MEMORY.rssMb} MB`, x.rssMb != null && x.rssMb <= MEMORY.rssMb),
+  ];
+}
+
+/** A person's screen answers "at once" (issue 29, "Done when"): within a second of the click, the limit of a person's flow. */
+const SCREEN_MS = 1_000;
+
+export function browseChecks(b: BrowseRun, engine: Engine): Check[] {
+  const slowest = b.visits.reduce((s, v) => (v.ms > s.ms ? v : s));
+  const failures = b.visits.flatMap((v) => v.failures);
+  return [
+    check('browsing: slowest screen', `${ms(slowest.ms)} (${slowest.screen}${slowest.visit === 2 ? ', again' : ''})`, `≤ ${SCREEN_MS} ms`, slowest.ms <= SCREEN_MS),
+    check('browsing: answers not 2xx/304', `${failures.length}${failures.length ? ` (${failures.slice(0, 3).join(', ')})` : ''}`, '0', failures.length === 0),
+    check('browsing: console errors', `${b.consoleErrors.length}${b.consoleErrors.length ? ` (${b.consoleErrors[0]})` : ''}`, '0', b.consoleErrors.length === 0),
+    ...writerChecks('browsing', b.writer, engine),
   ];
 }
 

@@ -4,6 +4,7 @@
  * organizations and in the large one, (e) growth, and the exports. Each runs once per bench run (BENCH_ROUNDS is
  * the per-URL targets'); BENCH_ONLY picks them by id (`writes` is every rate, `writes-10` one).
  */
+import { runBrowse, type BrowseRun } from './browse';
 import type { PreparedDatabase } from './database';
 import { runExports, type ExportsRun } from './exports';
 import { runGateways, type GatewaysRun } from './gateways';
@@ -11,7 +12,7 @@ import { runGrowth, type GrowthRun } from './growth';
 import type { Stage } from './loaded';
 import { makePemPool } from './pems';
 import { organizationsWithPeople, staff, type Organization } from './people';
-import { exportsChecks, gatewayChecks, growthChecks, spreadChecks, writersChecks, type Check } from './real-use-targets';
+import { browseChecks, exportsChecks, gatewayChecks, growthChecks, spreadChecks, writersChecks, type Check } from './real-use-targets';
 import { readMix, runSpread, type SpreadRun } from './spread';
 import { runWriters, type WritersRun } from './writers';
 import { makeWrites } from './writes';
@@ -23,15 +24,16 @@ export interface RealUseResults {
   writers: WritersRun[];
   growth?: GrowthRun;
   exports?: ExportsRun;
+  browse?: BrowseRun;
   checks: Check[];
   pemsMadeDuringRuns: number;
 }
 
 function scenarioIds(writeRates: number[]): string[] {
-  return ['spread', ...writeRates.map((r) => `writes-${r}`), 'gateways', 'writers-many', 'writers-one', 'growth', 'exports'];
+  return ['spread', ...writeRates.map((r) => `writes-${r}`), 'gateways', 'writers-many', 'writers-one', 'growth', 'exports', 'browse'];
 }
 
-function selected(only: string[], id: string): boolean {
+export function selected(only: string[], id: string): boolean {
   return only.length === 0 || only.some((o) => o === id || id.startsWith(`${o}-`));
 }
 
@@ -90,6 +92,11 @@ export async function runRealUse(stage: Stage, database: PreparedDatabase, gatew
     stage.log('Exports: one client, gzip accepted');
     results.exports = await runExports(stage, database.facts, people.supervisor);
   }
+  if (run('browse')) {
+    stage.log('A person browsing while 10 writes/s happen (Chromium, the supervisor)');
+    await fill((10 * 120) / 5);
+    results.browse = await runBrowse(stage, database, writes, organizations);
+  }
   results.pemsMadeDuringRuns = pems.madeLate;
   results.checks = [
     ...results.spread.flatMap((s) => spreadChecks(s, engine)),
@@ -97,6 +104,7 @@ export async function runRealUse(stage: Stage, database: PreparedDatabase, gatew
     ...results.writers.flatMap((w) => writersChecks(w, engine)),
     ...(results.growth ? growthChecks(results.growth, config.growth) : []),
     ...(results.exports ? exportsChecks(results.exports) : []),
+    ...(results.browse ? browseChecks(results.browse, engine) : []),
   ];
   return results;
 }
