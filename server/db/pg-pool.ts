@@ -52,7 +52,11 @@ type Query = (...args: unknown[]) => unknown;
 export function watchedPool(url: string, max: number, timeouts: DatabaseTimeouts | undefined, health: DatabaseHealth): WatchedPool {
   const pg = pgModule();
   // keepAlive: a connection whose network path is gone without a word is noticed and replaced.
-  const base = { connectionString: url, keepAlive: true, connectionTimeoutMillis: timeouts?.connectMs || undefined };
+  // jit=off: PostgreSQL compiles a statement it estimates costly with LLVM, and its estimates of the lists' scalar
+  // subqueries (a license's successor, db/status-sql.ts) are per row: the admin overview's license counts spent 590
+  // of their 725 ms compiling, for 35 ms of work (docs/performance.md). No statement of the portal runs long enough
+  // to win it back. A DATABASE_URL's own `options` still decide.
+  const base = { connectionString: url, keepAlive: true, connectionTimeoutMillis: timeouts?.connectMs || undefined, options: '-c jit=off' };
   const bounded = new pg.Pool({
     ...base,
     max,
