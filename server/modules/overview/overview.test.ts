@@ -11,7 +11,9 @@ import { CERTIFICATE_STATUS_FILTERS } from '../../../common/status-filters';
 import { testDialects } from '../../../test/support/databases';
 import { useTestApp } from '../../../test/support/test-app';
 import { factories, type Cooperation, type Org } from '../../../test/support/factories';
+import { resolveActor } from '../../auth/actor';
 import { OVERVIEW_TUNING } from './repository';
+import { adminOverview } from './service';
 
 const dialects = await testDialects();
 const DAY = 86_400_000;
@@ -181,6 +183,26 @@ describe.each(dialects)('overview on %s', (dialect) => {
       expect(res.statusCode, res.body).toBe(403);
       expect(res.json().message).toMatch(/operator/);
     }
+  });
+
+  // On SQLite a statement holds the event loop: counting every organization in one went on while nothing else could.
+  it.runIf(dialect === 'sqlite')('lets other work run between the parts it counts every organization in', async () => {
+    await make.certificate(await make.organization({ parent: w.operator }), 'approved'); // the kept counts no longer hold
+    const identity = { subject: 's', email: w.supervisor.email, email_verified: true, verification_stated: true, name: null, given_name: null, family_name: null };
+    const actor = await resolveActor(t.db, identity, t.clock.now());
+    let turns = 0;
+    let counting = true;
+    const turn = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const counted = await adminOverview(t.db, actor, t.clock.now());
+    counting = false;
+    expect(counted.certificates.total).toBeGreaterThan(0);
+    // Sixteen parts, two tables each, a turn of the loop after each statement (none when counted in one).
+    expect(turns).toBeGreaterThanOrEqual(32);
   });
 
   it('counts in the admin overview only the organizations the caller reads, as the admin lists', async () => {

@@ -78,7 +78,7 @@ async function keptCounts(db: Db, actor: RequestActor, scope: repo.Scope, now: D
 
 /** The counts of both tables; the Pending Tasks' totals among them (their conditions are db/status-sql.ts's). */
 async function countAll(db: Db, scope: repo.Scope, now: Date) {
-  const [c, l] = await Promise.all([repo.certificateCounts(db, scope, now), repo.licenseCounts(db, scope, now)]);
+  const { certificates: c, licenses: l } = await repo.overviewCounts(db, scope, now);
   return {
     certificates: c,
     licenses: l,
