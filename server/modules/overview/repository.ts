@@ -25,8 +25,9 @@ export type Scope = 'all' | string[];
  * On SQLite every organization's rows are counted a sixteenth at a time, by the first character of their ids (the
  * parts' bounds), with the event loop free between the statements: a SQLite statement holds it, and counting all
  * 150,000 certificates and licenses in two statements (~350 ms) kept every other request waiting. Counts of parts add
- * up; each organization is in one part, so it is counted as of one moment. A PostgreSQL statement waits on its socket,
- * not the event loop: there every organization is counted in one (in parts it took 70 % longer).
+ * up; each organization is in exactly one part (the first is open below, the last above, so any id falls in one), and
+ * so counted as of one moment. A PostgreSQL statement waits on its socket, not the event loop: there every
+ * organization is counted in one (in parts it took 70 % longer).
  */
 const BOUNDS = [...'123456789abcdef'];
 const PARTS = [null, ...BOUNDS].map((from, i) => ({ from, before: BOUNDS[i] ?? null }));
