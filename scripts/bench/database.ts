@@ -71,6 +71,12 @@ async function generate(db: Db, sink: Sink, config: BenchConfig, log: (line: str
   return generateDataset(db, sink, config.sizes, config.largeShare, config.pemPool, log);
 }
 
+/**
+ * The bench writes PostgreSQL's $1, $2…; better-sqlite3 takes SQLite's ?1, ?2… only as named values, so each $n (used
+ * once, in order) becomes a `?` that takes its value by place.
+ */
+const sqliteText = (text: string) => text.replace(/\$\d+/g, '?');
+
 async function prepareSqlite(config: BenchConfig, key: string, log: (line: string) => void): Promise<PreparedDatabase> {
   fs.mkdirSync(config.cacheDir, { recursive: true });
   const cached = path.join(config.cacheDir, `sqlite-${key}.db`);
@@ -116,15 +122,13 @@ async function prepareSqlite(config: BenchConfig, key: string, log: (line: strin
     serverEnv: { DATA_DIR: dataDir }, facts, signingKey, cacheKey: key, generationSeconds,
     busy: async () => false,
     cpuSeconds: async () => 0,
-    // A read-only connection beside the portal's (WAL): it sees every committed write. SQLite numbers
-    // its parameters ?1, ?2… where PostgreSQL has $1, $2…: the bench writes $n, rewritten here.
-    query: async <T>(text: string, params: unknown[] = []) => reader.prepare(text.replace(/\$(\d+)/g, '?$1')).all(...params) as T[],
+    // A read-only connection beside the portal's (WAL): it sees every committed write.
+    query: async <T>(text: string, params: unknown[] = []) => reader.prepare(sqliteText(text)).all(...params) as T[],
     execute: async (text: string, params: unknown[] = []) => {
       const writer = new SQLite(file);
       try {
         writer.pragma('busy_timeout = 5000');
-        // better-sqlite3 runs ?1, ?2… only with named values: each $n is used once, in order, so `?` takes them by place.
-        writer.prepare(text.replace(/\$\d+/g, '?')).run(...params);
+        writer.prepare(sqliteText(text)).run(...params);
       } finally {
         writer.close();
       }
