@@ -27,12 +27,12 @@ export default defineConfig({
     // The app honours it (theme.ts respectReducedMotion): dialogs appear without a fade, as for
     // people who ask for less motion. Toasts still slide in; expectAccessible waits for that.
     reducedMotion: 'reduce',
-    // A failed test's trace keeps the DOM at every step, without the screencast: filming every test (all of them
-    // pass but the one) cost a third of the suite's CPU, most of it the browser encoding frames. A screenshot of
-    // the failure is kept besides. For the film of one spec: --trace on.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // A screenshot of a failure. No trace: recording the DOM at every step of every test (all of them pass but the
+    // one) cost a tenth of the suite's time. To debug a failing spec: --trace retain-on-failure (or on, with the film).
+    trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
+      // scripts/e2e.mjs picks Debian's headless shell where it is installed.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },

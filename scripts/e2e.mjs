@@ -9,9 +9,13 @@ import path from 'node:path';
 import { freePort } from './free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Debian's headless shell (Chromium without the full browser's UI: the kind of headless browser Playwright uses by
+// default) takes a sixth less time than the full browser, whose headless mode runs its UI's renderers too; the same
+// engine and version. The full browser where the shell is not installed.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 if (!fs.existsSync(chromium)) {
-  const message = `No Chromium at ${chromium} (install Debian's package: apt-get install -y chromium).`;
+  const message = `No Chromium at ${chromium} (install Debian's packages: apt-get install -y chromium chromium-headless-shell).`;
   if (process.env.CI === 'true') {
     console.error(`${message} CI=true: end-to-end tests are required.`);
     process.exit(1);
@@ -31,7 +35,7 @@ const port = process.env.E2E_PORT ?? String(await freePort('0.0.0.0'));
 // And a folder of its own for failure artifacts: Playwright empties its output folder at the start,
 // which would delete a running run's traces (test-results/<run>, removed again when all passed).
 const outputDir = process.env.E2E_OUTPUT_DIR ?? path.join(root, 'test-results', path.basename(runDir));
-const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', E2E_DATA_DIR: dataDir, WEB_ROOT: webRoot, E2E_PORT: port, E2E_OUTPUT_DIR: outputDir };
+const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CHROMIUM_PATH: chromium, E2E_DATA_DIR: dataDir, WEB_ROOT: webRoot, E2E_PORT: port, E2E_OUTPUT_DIR: outputDir };
 const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env }).status ?? 1;
 
 let status = run([path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', webRoot, '--emptyOutDir']);
