@@ -11,13 +11,17 @@ import type { PendingCertificateSort } from '../../../common/schemas/pending';
 import { certificatesByKey, listPendingCertificateKeys, type CertificateExportRow } from './repository';
 
 export function certificateCsvColumns(at: Date): CsvColumn<CertificateExportRow>[] {
+  // Three columns read the status: worked out once a row (the cells are written a row at a time, in order), not
+  // three times: parsing its dates was 15 % of an export's time.
+  let last: { row: CertificateExportRow; status: ReturnType<typeof certificateStatus> } | undefined;
+  const status = (c: CertificateExportRow) => (last?.row === c ? last : (last = { row: c, status: certificateStatus(c, at) })).status;
   return [
     { header: 'organization_id', value: (c) => c.organization_id },
     { header: 'organization_name', value: (c) => c.organization_name },
     { header: 'distinguished_name', value: (c) => c.distinguished_name },
-    { header: 'approval', value: (c) => certificateStatus(c, at).approval },
-    { header: 'valid', value: (c) => certificateStatus(c, at).valid },
-    { header: 'expired', value: (c) => certificateStatus(c, at).expired },
+    { header: 'approval', value: (c) => status(c).approval },
+    { header: 'valid', value: (c) => status(c).valid },
+    { header: 'expired', value: (c) => status(c).expired },
     { header: 'description', value: (c) => c.description },
     { header: 'owner_member_id', value: (c) => c.owner_member_id },
     { header: 'owner_name', value: (c) => c.owner_name },

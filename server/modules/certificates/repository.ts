@@ -24,11 +24,12 @@ function selectCertificates(db: Queryable) {
 /** The tables a certificate query may join, with `c` the certificates. */
 type CertificateTables = Database & { c: CertificatesTable };
 
-const SUMMARY = [
+/** A list row's own columns, then its organization's and owner's names. */
+const OWN = [
   'c.distinguished_name', 'c.description', 'c.date_not_before', 'c.date_not_after', 'c.date_approved',
-  'c.date_revoked', 'c.date_expiry_acknowledged', 'c.date_created', 'c.organization_id', 'o.organization_name',
-  'c.owner_member_id', 'owner.name as owner_name',
+  'c.date_revoked', 'c.date_expiry_acknowledged', 'c.date_created', 'c.organization_id', 'c.owner_member_id',
 ] as const;
+const SUMMARY = [...OWN, 'o.organization_name', 'owner.name as owner_name'] as const;
 
 export type CertificateListRow = Awaited<ReturnType<typeof listCertificates>>['rows'][number];
 
@@ -123,9 +124,18 @@ export async function listCertificateKeys(db: Queryable, organizations: 'all' | 
 /** A row of a CSV export: the list's, with the fingerprint stored at upload (migration 0024), no PEM. */
 export type CertificateExportRow = CertificateListRow & { fingerprint_sha256: string | null };
 
-/** The export rows of these DNs (those that still exist), in any order. */
+/**
+ * The export rows of these DNs (those that still exist), in any order. The owner's name is looked up row by row:
+ * joined, PostgreSQL hashed all 20,000 members for each batch of 1,000 (19 of its 32 ms); SQLite gains too (a batch
+ * 13 -> 8 ms). The organization stays joined: looked up row by row, SQLite took a third longer.
+ */
 export async function certificatesByKey(db: Queryable, keys: readonly string[]): Promise<CertificateExportRow[]> {
-  return keys.length ? selectCertificates(db).select([...SUMMARY, 'c.fingerprint_sha256']).where('c.distinguished_name', 'in', keys).execute() : [];
+  if (!keys.length) return [];
+  return db.selectFrom('certificates as c').innerJoin('organizations as o', 'o.organization_id', 'c.organization_id')
+    .select([...OWN, 'o.organization_name', 'c.fingerprint_sha256'])
+    .select((eb) => eb.selectFrom('members as owner').select('owner.name').whereRef('owner.member_id', '=', 'c.owner_member_id').as('owner_name'))
+    .where('c.distinguished_name', 'in', keys)
+    .execute();
 }
 
 /** A list's conditions and order (db/list-filters.ts, "Sorting"), for its pages and its keys. */
