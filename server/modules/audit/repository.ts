@@ -38,23 +38,31 @@ type Row = { record_id: number | string; reason: string; date_created: string; m
 const page = (rows: Row[], total: number) => ({ rows: rows.map((r) => ({ ...r, record_id: Number(r.record_id) })), total });
 
 /** The number of records in an organization's journal, kept in step with it (migration 0005). */
+function journalSizeQuery(db: Queryable, organizationId: string) {
+  return db.selectFrom('organization_counters').select('journal_records').where('organization_id', '=', organizationId);
+}
+
 export async function journalSize(db: Queryable, organizationId: string): Promise<number> {
-  const counter = await db.selectFrom('organization_counters').select('journal_records').where('organization_id', '=', organizationId).executeTakeFirst();
-  return Number(counter?.journal_records ?? 0);
+  return Number((await journalSizeQuery(db, organizationId).executeTakeFirst())?.journal_records ?? 0);
 }
 
 /**
  * Without a filter, a page is found by key (docs/decisions.md "Journal pages by key"): records are
  * numbered 1…n per organization as they are written, so offset k starts at number n − k, one index
- * seek at any depth, and n is the total without counting.
+ * seek at any depth, and n is the total without counting. n is read in the page's own statement (a scalar
+ * subquery, evaluated once): one snapshot and one round trip, where reading it first took two.
  */
-async function pageByKey(db: Queryable, organizationId: string, query: JournalQuery, total: number) {
-  let q = db.selectFrom('audit_records').select(COLUMNS).where('organization_id', '=', organizationId);
+async function pageByKey(db: Queryable, organizationId: string, query: JournalQuery) {
+  const size = journalSizeQuery(db, organizationId);
+  let q = db.selectFrom('audit_records').select(COLUMNS).select(size.as('total')).where('organization_id', '=', organizationId);
   // Oldest first (sort=date_created): offset k starts after number k, bounded by n like the newest first.
   q = oldestFirst(query)
-    ? q.where('sequence', '>', query.offset).where('sequence', '<=', total).orderBy('sequence', 'asc')
-    : q.where('sequence', '<=', total - query.offset).orderBy('sequence', 'desc');
-  return page(await q.limit(query.limit).execute(), total);
+    ? q.where('sequence', '>', query.offset).where('sequence', '<=', size).orderBy('sequence', 'asc')
+    : q.where('sequence', '<=', sql<number>`(${size}) - ${query.offset}`).orderBy('sequence', 'desc');
+  const rows = await q.limit(query.limit).execute();
+  // A page past the end has no row to carry n.
+  const total = rows.length ? Number(rows[0].total) : await journalSize(db, organizationId);
+  return page(rows.map(({ total: _, ...row }) => row), total);
 }
 
 /**
@@ -75,12 +83,10 @@ const oldestFirst = (query: Pick<JournalQuery, 'sort'>) => query.sort === 'date_
  *    not narrow): the organization's records newest first until the page is full.
  * The total of 1 and 3 is counted over the organization's records, when the page does not tell it.
  */
-export async function listAuditRecords(
-  db: Queryable, organizationId: string, query: JournalQuery, tuning = FILTER_TUNING, knownSize?: number,
-) {
-  const size = knownSize ?? (await journalSize(db, organizationId));
+export async function listAuditRecords(db: Queryable, organizationId: string, query: JournalQuery, tuning = FILTER_TUNING) {
   const filter = query.filter?.trim();
-  if (!filter) return pageByKey(db, organizationId, query, size);
+  if (!filter) return pageByKey(db, organizationId, query);
+  const size = await journalSize(db, organizationId);
 
   const matches = (eb: ExpressionBuilder<Database, 'audit_records'>) =>
     eb.or([containsIgnoringCase(db, 'reason', filter), containsIgnoringCase(db, 'message', filter)]);

@@ -65,13 +65,14 @@ function unreadOf(reader: Reader): Expression<SqlBool> {
     and not exists (select 1 from notice_reads r where r.member_id = ${reader.memberId} and r.notice_id = n.notice_id)`;
 }
 
+/** Both kinds' unread notices in one statement (two scalar subqueries): one round trip. */
 async function unreadCount(db: Queryable, reader: Reader): Promise<number> {
-  const own = await db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('member_id', '=', reader.memberId).where('date_read', 'is', null).executeTakeFirst();
+  const own = db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('member_id', '=', reader.memberId).where('date_read', 'is', null);
   const shown = shownTo(reader);
-  const shared = shown && await db.selectFrom('notices as n').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(shown).where(unreadOf(reader)).executeTakeFirst();
-  return Number(own?.n ?? 0) + Number(shared?.n ?? 0);
+  const shared = shown && db.selectFrom('notices as n').select((eb) => eb.fn.countAll<number>().as('n')).where(shown).where(unreadOf(reader));
+  const row = await db.selectNoFrom([own.as('own'), (shared || sql<number>`0`).as('shared')]).executeTakeFirstOrThrow();
+  return Number(row.own ?? 0) + Number(row.shared ?? 0);
 }
 
 const COLUMNS = ['n.notice_id', 'n.organization_id', 'n.event_type', 'n.title', 'n.link', 'n.date_created', 'n.date_read'] as const;
