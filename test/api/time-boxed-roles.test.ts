@@ -116,6 +116,28 @@ describe.each(dialects)('time-boxed roles on %s', (dialect) => {
       expect(about.filter((n) => n.member_id === who).map((n) => n.event_type).sort(), who).toEqual(['role.expired', 'role.expiring', 'role.expiring']);
     }
   });
+
+  it("tells an administrator whom the organization's rules name for the role's end once, by the organization's notice", async () => {
+    const other = await make.organization({ parent: w.partner });
+    const person = await make.member(other);
+    const admin = await make.member(other, { role: 'ADMINISTRATOR' });
+    const rules = { events: ['role.expiring', 'role.expired'], recipient_roles: ['ADMINISTRATOR'] };
+    await t.db.insertInto('notification_settings').values({ organization_id: other.id, settings: JSON.stringify(rules), date_updated: START.toISOString() }).execute();
+    const until = START.getTime() + 10 * DAY;
+    const assigned = await t.call(w.partnerAdmin.email, { method: 'POST', url: `/api/organizations/${other.id}/members/${person.id}/roles/assign?role=ISSUER&scope=ORGANIZATION&until=${new Date(until).toISOString()}` });
+    expect(assigned.statusCode).toBe(200);
+    await scanTime(t.db, new Date(until - DAY - 1));
+    await scanTime(t.db, new Date(until - DAY));
+    await dispatchEvents(t.db, new Date(until - DAY), OPTIONS);
+    const notices = await t.db.selectFrom('notices').select(['member_id', 'title']).where('event_type', '=', 'role.expiring').where('organization_id', '=', other.id).execute();
+    // The holder by a notice of their own; the administrator, whom the rules name, by the organization's one only.
+    expect(notices.map((n) => n.member_id).sort()).toEqual([null, person.id].sort());
+    const bell = (await t.call(admin.email, { method: 'GET', url: '/api/notices' })).json();
+    expect(bell.items.map((n: { title: string }) => n.title)).toEqual([notices[0].title]);
+    expect(bell.unread).toBe(1);
+    const journal = await t.db.selectFrom('audit_records').select('message').where('organization_id', '=', other.id).where('reason', '=', 'NOTICE_SENT').execute();
+    expect(journal.map((r) => r.message)).toEqual([`Notified 2 members in the portal: ${notices[0].title}`]);
+  });
 });
 
 describe.runIf(dialects.includes('postgres'))('time-boxed roles on two instances of one PostgreSQL', () => {

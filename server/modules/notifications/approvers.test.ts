@@ -96,6 +96,27 @@ describe.each(dialects)('approval work on %s', (dialect) => {
     expect(mails.filter((m) => m.organization_id === t.org.contoso).flatMap((m) => JSON.parse(m.recipients) as string[])).not.toContain(APPROVER);
   });
 
+  // With mail the members the rules name are read one by one; without, counted (dispatch.ts): told once either way.
+  it.each([true, false])("tells the operator's approver once about its own organization's waiting upload, which its rules name it for too (mail %s)", async (mail) => {
+    const now = t.clock.now().getTime();
+    const { pem } = await makeCertificate({ subject: `CN=own-${dialect}-${++serial}.operator.example`, notBefore: new Date(now - DAY), notAfter: new Date(now + 300 * DAY) });
+    const uploaded = await t.call(APPROVER, { method: 'POST', url: `/api/organizations/${t.org.operator}/certificates`, payload: { description: '', certificate: pem } });
+    expect(uploaded.statusCode).toBe(201);
+    const dn = uploaded.json().distinguished_name as string;
+    const due = new Date(now + 3 * DAY);
+    await scanTime(t.db, new Date(due.getTime() - 1)); // the scan's interval then ends at the upload's due instant
+    await scanTime(t.db, due);
+    await dispatchEvents(t.db, due, { ...OPTIONS, mail });
+    // The operator's rules name its administrator and approver (one notice of the organization); the supervisor,
+    // whom they do not name, is told as an approver (a notice of its own). The approver's bell shows it once.
+    const own = await noticesAbout(dn, 'certificate.approval_waiting');
+    expect(own.map((n) => n.member_email)).toEqual([SUPERVISOR]);
+    const bell = (await t.call(APPROVER, { method: 'GET', url: '/api/notices?limit=50' })).json().items as Array<{ title: string }>;
+    expect(bell.filter((n) => n.title === `Certificate ${dn} has waited 3 days for approval.`)).toHaveLength(1);
+    const journal = await t.db.selectFrom('audit_records').select('message').where('organization_id', '=', t.org.operator).where('reason', '=', 'NOTICE_SENT').execute();
+    expect(journal.map((r) => r.message)).toContain(`Notified 2 members and 1 approver of the operator in the portal: Certificate ${dn} has waited 3 days for approval.`);
+  });
+
   it("queues approval work of every organization for the operator's webhook endpoints that subscribe to it, and nothing else", async () => {
     const events = ['certificate.uploaded', 'certificate.approved'];
     const created = await t.call(SUPERVISOR, { method: 'POST', url: `/api/organizations/${t.org.operator}/webhooks`, payload: { url: `http://127.0.0.1:9/approvals-${dialect}`, events, description: 'approvals' } });
