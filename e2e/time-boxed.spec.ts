@@ -70,6 +70,9 @@ test('a partner administrator gives a role until a minute, changes its end, revi
   const filtered = page.waitForResponse((r) => r.url().includes('/api/access-review?') && r.url().includes('kind=TIME_BOXED'));
   await page.locator('label[for$="-TIME_BOXED"]').click();
   expect((await filtered).status()).toBe(200);
+  // On screen once the member's standing Member role has left the table (the answer arrives before it is drawn, and
+  // two rows of the member fail the row's check at once): then only the time-boxed Issuer is theirs.
+  await expect(row(page, 'member@contoso.example')).toHaveCount(1);
   await expect(row(page, 'member@contoso.example')).toContainText('Contoso');
   await expectAccessible(page);
   await shoot(page, 'admin-access-review');
